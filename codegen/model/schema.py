@@ -1,0 +1,488 @@
+"""Function schemas: `ns::name.overload(Type arg=default, *, Tensor(a!) out) -> Tensor(a!)`.
+
+Every class here is a frozen dataclass whose `str()` is the canonical spelling, so
+for a canonical string `s`, `str(FunctionSchema.parse(s)) == s`.  Parsing has two
+paths: a fast one for canonical text (regular expressions, with per-run caches of
+the argument pieces, which repeat a lot) and a careful scanner (schema_parser.py)
+that accepts any spacing and pinpoints mistakes.  Both build the same objects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from codegen.model.types import (
+    Annotation,
+    BaseType,
+    ListType,
+    OptionalType,
+    SchemaError,
+    TENSOR,
+    Type,
+    apply_suffixes,
+    base_type,
+    parse_annotation,
+)
+
+# Schema kinds (what torchgen calls SchemaKind), as plain strings.
+FUNCTIONAL = "functional"
+INPLACE = "inplace"
+OUT = "out"
+MUTABLE = "mutable"
+SCRATCH = "scratch"
+
+DEFAULT_NAMESPACE = "aten"
+SCRATCH_PREFIX = "_scratch_"
+
+
+def _with_annotation(type_text: str, annotation: Annotation | None) -> str:
+    if annotation is None:
+        return type_text
+    # The annotation binds to `Tensor`, before any `?` or `[]`: Tensor(a)?, Tensor(a!)[].
+    return "Tensor(" + str(annotation) + ")" + type_text[6:]
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    name: str
+    type: Type
+    default: str | None  # the default's text, exactly as written
+    annotation: Annotation | None
+
+    @property
+    def is_write(self) -> bool:
+        return self.annotation is not None and self.annotation.is_write
+
+    def __str__(self) -> str:
+        s = _with_annotation(str(self.type), self.annotation) + " " + self.name
+        return s if self.default is None else s + "=" + self.default
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    name: str | None
+    type: Type
+    annotation: Annotation | None
+
+    @property
+    def is_write(self) -> bool:
+        return self.annotation is not None and self.annotation.is_write
+
+    def __str__(self) -> str:
+        s = _with_annotation(str(self.type), self.annotation)
+        return s if self.name is None else s + " " + self.name
+
+
+# The four keyword-only arguments that together form a C++ TensorOptions, in order.
+TENSOR_OPTIONS = (("dtype", "ScalarType"), ("layout", "Layout"), ("device", "Device"),
+                  ("pin_memory", "bool"))
+
+
+def _is_tensor_option(a: Argument, name: str, base: str) -> bool:
+    t = a.type
+    if isinstance(t, OptionalType):
+        t = t.elem
+    return a.name == name and isinstance(t, BaseType) and t.name == base
+
+
+@dataclass(frozen=True)
+class Arguments:
+    positional: tuple[Argument, ...]
+    kwarg_only: tuple[Argument, ...]  # keyword-only arguments that are not out arguments
+    out: tuple[Argument, ...]  # keyword-only, written (`(a!)`) arguments, last
+
+    @cached_property
+    def self_index(self) -> int | None:
+        for i, a in enumerate(self.positional):
+            if a.name == "self":
+                return i
+        return None
+
+    @property
+    def self_arg(self) -> Argument | None:
+        i = self.self_index
+        return None if i is None else self.positional[i]
+
+    @property
+    def pre_self_positional(self) -> tuple[Argument, ...]:
+        i = self.self_index
+        return () if i is None else self.positional[:i]
+
+    @property
+    def post_self_positional(self) -> tuple[Argument, ...]:
+        i = self.self_index
+        return self.positional if i is None else self.positional[i + 1:]
+
+    @cached_property
+    def tensor_options_index(self) -> int | None:
+        """Index in kwarg_only of `dtype, layout, device, pin_memory` when they appear together."""
+        kw = self.kwarg_only
+        for i in range(len(kw) - 3):
+            if all(_is_tensor_option(kw[i + j], n, b) for j, (n, b) in enumerate(TENSOR_OPTIONS)):
+                return i
+        return None
+
+    @property
+    def non_tensor_options_kwarg_only(self) -> tuple[Argument, ...]:
+        i = self.tensor_options_index
+        return self.kwarg_only if i is None else self.kwarg_only[:i] + self.kwarg_only[i + 4:]
+
+    @property
+    def flat_non_out(self) -> tuple[Argument, ...]:
+        return self.positional + self.kwarg_only
+
+    @cached_property
+    def flat_all(self) -> tuple[Argument, ...]:
+        return self.positional + self.kwarg_only + self.out
+
+    def has_tensor_arg(self) -> bool:
+        return any(a.type.is_tensor_like() for a in self.flat_non_out)
+
+    def has_symint_arg(self) -> bool:
+        return any(a.type.base_name() == "SymInt" for a in self.flat_non_out)
+
+    def has_generator_arg(self) -> bool:
+        return any(a.type.base_name() == "Generator" for a in self.flat_non_out)
+
+    def __str__(self) -> str:
+        parts = [str(a) for a in self.positional]
+        if self.kwarg_only or self.out:
+            parts.append("*")
+            parts.extend(str(a) for a in self.kwarg_only)
+            parts.extend(str(a) for a in self.out)
+        return ", ".join(parts)
+
+
+def build_arguments(items: list[Argument | None], offsets: list[int] | None = None) -> Arguments:
+    """Sort written arguments (None stands for the `*` marker) into positional/kwarg/out.
+
+    A written (`!`) argument after `*` starts the out arguments; every argument after
+    it must be written too.  `offsets` (same length as `items`) positions errors.
+    """
+    positional: list[Argument] = []
+    kwarg_only: list[Argument] = []
+    out: list[Argument] = []
+    acc = positional
+    star_at = -1
+    for i, a in enumerate(items):
+        at = offsets[i] if offsets else 0
+        if a is None:
+            if acc is not positional:
+                raise SchemaError("the keyword-only marker `*` appears twice", at,
+                                  "keep one `*`; every argument after it is keyword-only")
+            acc = kwarg_only
+            star_at = at
+            continue
+        if a.is_write:
+            if acc is kwarg_only:
+                acc = out
+        elif acc is out:
+            raise SchemaError(f"argument `{a.name}` follows the out arguments", at,
+                              "out (`Tensor(a!)`) arguments must come last; move it before them")
+        acc.append(a)
+    if star_at >= 0 and not kwarg_only and not out:
+        raise SchemaError("`*` must be followed by keyword-only arguments", star_at,
+                          "remove the trailing `*`")
+    return Arguments(tuple(positional), tuple(kwarg_only), tuple(out))
+
+
+AUGMENTED_ASSIGNMENT_NAMES = ("add", "sub", "mul", "div", "mod", "pow", "lshift", "rshift",
+                              "and", "xor", "or")
+_FUNCTIONAL_SUFFIX = "_functional"
+
+
+@dataclass(frozen=True, slots=True)
+class BaseOperatorName:
+    """An operator name without overload: `add`, `add_` (inplace), `__iadd__`, `foo_functional`."""
+
+    base: str
+    inplace: bool
+    dunder_method: bool
+    functional_overload: bool = False
+
+    def __str__(self) -> str:
+        if self.dunder_method:
+            return f"__{'i' if self.inplace else ''}{self.base}__"
+        if self.inplace:
+            return self.base + "_"
+        if self.functional_overload:
+            return self.base + _FUNCTIONAL_SUFFIX
+        return self.base
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorName:
+    namespace: str | None  # as written; None when the schema names none
+    name: BaseOperatorName
+    overload_name: str
+
+    @property
+    def effective_namespace(self) -> str:
+        return self.namespace or DEFAULT_NAMESPACE
+
+    def unqualified(self) -> str:
+        """`name.overload` (what torchgen prints)."""
+        return f"{self.name}.{self.overload_name}" if self.overload_name else str(self.name)
+
+    def display(self) -> str:
+        """The operator's key: `name.overload`, with `ns::` in front unless the namespace is aten."""
+        if self.effective_namespace == DEFAULT_NAMESPACE:
+            return self.unqualified()
+        return f"{self.namespace}::{self.unqualified()}"
+
+    def unambiguous_name(self) -> str:
+        """`name_overload`, a C++ identifier unique among the operator's overloads."""
+        return f"{self.name}_{self.overload_name}" if self.overload_name else str(self.name)
+
+    def __str__(self) -> str:
+        ns = f"{self.namespace}::" if self.namespace is not None else ""
+        return ns + self.unqualified()
+
+
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_OVERLOAD_RE = re.compile(r"[A-Za-z0-9_]+\Z")
+
+
+def parse_operator_name(text: str, offset: int = 0) -> OperatorName:
+    """Parse `[ns::]name[.overload]`; `offset` is where `text` starts in the schema."""
+    namespace = None
+    rest, rest_at = text, offset
+    if "::" in text:
+        namespace, rest = text.split("::", 1)
+        rest_at = offset + len(namespace) + 2
+        if not _IDENT_RE.match(namespace):
+            raise SchemaError(f"invalid namespace `{namespace}`", offset,
+                              "a namespace is one identifier, e.g. `custom::my_op`")
+    name, dot, overload = rest.partition(".")
+    if not name:
+        raise SchemaError("the schema has no operator name", rest_at,
+                          "a schema starts with the operator name, e.g. `add.Tensor(...)`")
+    if not _IDENT_RE.match(name):
+        raise SchemaError(f"invalid operator name `{name}`", rest_at,
+                          "an operator name is an identifier (letters, digits, `_`), optionally"
+                          " followed by `.overload`; nested namespaces are not supported")
+    if dot and not _OVERLOAD_RE.match(overload):
+        raise SchemaError(f"invalid overload name `{overload}`", rest_at + len(name) + 1,
+                          "an overload name is made of letters, digits and `_`, e.g. `add.Tensor`")
+    return OperatorName(namespace, parse_base_operator_name(name, rest_at), overload)
+
+
+def parse_base_operator_name(op: str, offset: int = 0) -> BaseOperatorName:
+    if op.endswith("_out"):
+        raise SchemaError(f"operator name `{op}` ends in `_out`, which is reserved", offset,
+                          f"make the out= variant an overload instead: `{op[:-4]}.out`")
+    m = re.match(r"__([^_]+)__\Z", op)
+    if m is not None:
+        base = m.group(1)
+        inplace = base.startswith("i") and base[1:] in AUGMENTED_ASSIGNMENT_NAMES
+        if inplace:
+            base = base[1:]
+        elif base.startswith("i"):
+            raise SchemaError(f"dunder method `{op}` starts with `i` but is not an augmented "
+                              "assignment", offset,
+                              "`__iNAME__` is read as the inplace form of `__NAME__`; only "
+                              + ", ".join(f"__i{n}__" for n in AUGMENTED_ASSIGNMENT_NAMES)
+                              + " are supported")
+        return BaseOperatorName(base, inplace, True)
+    inplace = op.endswith("_")
+    base = op[:-1] if inplace else op
+    functional = base.endswith(_FUNCTIONAL_SUFFIX)
+    if functional:
+        if inplace:
+            raise SchemaError(f"`{op}` cannot be both `_functional` and inplace", offset,
+                              "rename the operator")
+        base = base[: -len(_FUNCTIONAL_SUFFIX)]
+    return BaseOperatorName(base, inplace, False, functional)
+
+
+@dataclass(frozen=True)
+class FunctionSchema:
+    name: OperatorName
+    arguments: Arguments
+    returns: tuple[Return, ...]
+
+    @staticmethod
+    def parse(text: str) -> FunctionSchema:
+        """Parse a schema in canonical form; SchemaError on any mistake or other spelling."""
+        schema, canonical = SchemaParser().parse(text)
+        if not canonical:
+            raise SchemaError("the schema is not written in canonical form", 0,
+                              f"write it as: {schema}")
+        return schema
+
+    def is_out_fn(self) -> bool:
+        return bool(self.arguments.out)
+
+    @cached_property
+    def kind(self) -> str:
+        if self.name.name.inplace:
+            return INPLACE
+        out = self.arguments.out
+        if out:
+            if any(a.name.startswith(SCRATCH_PREFIX) for a in out):
+                return SCRATCH
+            return OUT
+        if any(a.is_write for a in self.arguments.post_self_positional):
+            return MUTABLE
+        return FUNCTIONAL
+
+    @cached_property
+    def group_key(self) -> tuple:
+        """What variants (functional/inplace/mutable/out) of one operator have in common.
+
+        The base name without inplace/`_functional`, the non-out arguments without
+        annotations, defaults and tensor options, and the returns without names and
+        annotations plus one per written input that is not returned.
+        """
+        args = self.arguments
+        returns = self.returns
+        written = [a for a in ((args.self_arg,) if args.self_arg is not None else ()) + args.out
+                   + args.post_self_positional
+                   if a.is_write and all(a.annotation != r.annotation for r in returns)]
+        return (
+            self.name.effective_namespace, self.name.name.base, self.name.name.dunder_method,
+            tuple((a.name, a.type) for a in args.positional),
+            tuple((a.name, a.type) for a in args.non_tensor_options_kwarg_only),
+            tuple(r.type for r in returns) + tuple(a.type for a in written),
+        )
+
+    def __str__(self) -> str:
+        if len(self.returns) == 1:
+            rets = str(self.returns[0])
+        else:
+            rets = "(" + ", ".join(str(r) for r in self.returns) + ")"
+        return f"{self.name}({self.arguments}) -> {rets}"
+
+
+_SCHEMA_RE = re.compile(r"([^\s(]+)\((.*)\) -> (\S.*)\Z", re.S)
+_TYPE = r"([A-Za-z_][\w.]*)(?:\(([^()]*)\))?((?:\?|\[\d*\])*)"
+_ARG_RE = re.compile(_TYPE + r" ([A-Za-z_]\w*)(?:=(\S.*))?\Z", re.S)
+_RET_RE = re.compile(_TYPE + r"(?: ([A-Za-z_]\w*))?\Z")
+
+
+class SchemaParser:
+    """Parses schemas, sharing the pieces that repeat across a file (`Tensor self`...).
+
+    Make one per file: the caches make a whole-file parse several times faster.
+    """
+
+    def __init__(self) -> None:
+        self._args: dict[str, Argument | None] = {}
+        self._rets: dict[str, Return | None] = {}
+
+    def parse(self, text: str) -> tuple[FunctionSchema, bool]:
+        """(schema, whether `text` is canonical); SchemaError on a mistake."""
+        schema = self._fast(text)
+        if schema is not None:
+            return schema, True
+        from codegen.model.schema_parser import parse_schema_with_spans
+
+        schema, _ = parse_schema_with_spans(text)
+        return schema, str(schema) == text
+
+    def _fast(self, text: str) -> FunctionSchema | None:
+        m = _SCHEMA_RE.match(text)
+        if m is None:
+            return None
+        name_s, args_s, rets_s = m.groups()
+        if '"' in args_s or "'" in args_s:
+            return None  # string defaults may hold `, `: leave them to the scanner
+        try:
+            name = parse_operator_name(name_s)
+        except SchemaError:
+            return None
+        items: list[Argument | None] = []
+        if args_s:
+            cache = self._args
+            for piece in args_s.split(", "):
+                if piece == "*":
+                    items.append(None)
+                    continue
+                a = cache.get(piece, False)
+                if a is False:
+                    a = cache[piece] = _fast_argument(piece)
+                if a is None:
+                    return None
+                items.append(a)
+        try:
+            arguments = build_arguments(items)
+        except SchemaError:
+            return None
+        returns = self._fast_returns(rets_s)
+        if returns is None:
+            return None
+        return FunctionSchema(name, arguments, returns)
+
+    def _fast_returns(self, text: str) -> tuple[Return, ...] | None:
+        if text == "()":
+            return ()
+        if text[0] == "(":
+            if text[-1] != ")":
+                return None
+            pieces = text[1:-1].split(", ")
+            if len(pieces) < 2:
+                return None
+        else:
+            pieces = [text]
+        cache = self._rets
+        out = []
+        for piece in pieces:
+            r = cache.get(piece, False)
+            if r is False:
+                r = cache[piece] = _fast_return(piece)
+            if r is None:
+                return None
+            out.append(r)
+        return tuple(out)
+
+
+def _fast_type(base: str, ann: str | None, suffixes: str) -> tuple[Type, Annotation | None] | None:
+    try:
+        t = apply_suffixes(base_type(base), suffixes)
+        annotation = None
+        if ann is not None:
+            if base != "Tensor" or suffixes not in ("", "?", "[]"):
+                return None
+            annotation = parse_annotation(ann)
+    except SchemaError:
+        return None
+    return t, annotation
+
+
+def _fast_argument(piece: str) -> Argument | None:
+    m = _ARG_RE.match(piece)
+    if m is None:
+        return None
+    base, ann, suffixes, name, default = m.groups()
+    if default is not None and (default.count("[") != default.count("]")
+                                or "(" in default or ")" in default):
+        return None
+    typed = _fast_type(base, ann, suffixes)
+    if typed is None:
+        return None
+    a = Argument(name, typed[0], default, typed[1])
+    return a if str(a) == piece else None
+
+
+def _fast_return(piece: str) -> Return | None:
+    m = _RET_RE.match(piece)
+    if m is None:
+        return None
+    base, ann, suffixes, name = m.groups()
+    typed = _fast_type(base, ann, suffixes)
+    if typed is None:
+        return None
+    r = Return(name, typed[0], typed[1])
+    return r if str(r) == piece else None
+
+
+def is_plain_tensor(t: Type) -> bool:
+    return t == TENSOR
+
+
+__all__ = [
+    "Annotation", "Argument", "Arguments", "BaseOperatorName", "FunctionSchema", "ListType",
+    "OperatorName", "OptionalType", "Return", "SchemaError", "SchemaParser", "Type",
+]
