@@ -13,8 +13,8 @@ def structured_ops_library(
     """Declares the operators of `yaml` as a C++ library.
 
     Generates the operator sources from `yaml` (one generator action), then compiles
-    them into `cc_library(name)`. The generated headers are included by their path in
-    the workspace, e.g. `#include "my/pkg/<name>/Operators.h"`.
+    them into `cc_library(name)`. The generated headers are included as
+    `#include "<name>/Operators.h"`, wherever the package is.
 
     Args:
       name: name of the cc_library; the generated files go to `<package>/<name>/`.
@@ -44,6 +44,9 @@ def structured_ops_library(
         name = name,
         hdrs = [":%s_headers" % name],
         srcs = [":%s_sources" % name],
+        # `<name>/Operators.h` from any package (Bazel adds a virtual include dir).
+        strip_include_prefix = name,
+        include_prefix = name,
         deps = deps,
         visibility = visibility,
         **kwargs

@@ -1,5 +1,5 @@
 // The generated operator registry holds what testdata/demo_ops.yaml declares.
-#include "tests/foundation/demo_ops/Operators.h"
+#include "demo_ops/Operators.h"
 
 #include <string_view>
 

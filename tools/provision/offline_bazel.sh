@@ -3,7 +3,7 @@
 # Sourced by tools/bazel; the recipe and its reasons are in tools/provision/README.md.
 
 # Bump when the recipe below changes: a root made by an older recipe is re-provisioned.
-readonly OFFLINE_BAZEL_RECIPE=1
+readonly OFFLINE_BAZEL_RECIPE=2
 readonly OFFLINE_BAZEL_SUITE=sid
 readonly OFFLINE_BAZEL_PACKAGES=(
   bazel-bootstrap g++ python3 python3-yaml python3-jinja2 python3-pytest
@@ -13,6 +13,10 @@ readonly OFFLINE_BAZEL_PACKAGES=(
 # this workspace builds them, so empty local modules stand in (as Debian's own
 # package tests do). zlib links the system library.
 readonly OFFLINE_BAZEL_EMPTY_MODULES=(apple_support buildozer protobuf)
+# GoogleTest comes from a local registry rather than an override, so that a workspace
+# without it in its module graph still builds (Bazel rejects overrides of absent
+# modules). Debian's sources are served under the versions workspaces commonly ask for.
+readonly OFFLINE_BAZEL_GOOGLETEST_VERSIONS=(1.14.0 1.15.0 1.15.2 1.16.0 1.17.0 1.18.0)
 
 provision_dir=$(dirname "${BASH_SOURCE[0]}")
 
@@ -67,13 +71,15 @@ write_module() {  # write_module DIR NAME BUILD_CONTENT
 }
 
 configure_bazel() {
-  local target=$1 modules=/usr/share/structured_ops/modules name
+  local target=$1 modules=/usr/share/structured_ops/modules name version
+  local registry=/usr/share/structured_ops/registry
   local rc="$target/etc/bazel.bazelrc"
   {
     echo "# Written by structured_ops' tools/bazel: offline module overrides and the CUDA hand-off."
-    for name in "${OFFLINE_BAZEL_EMPTY_MODULES[@]}" zlib googletest; do
+    for name in "${OFFLINE_BAZEL_EMPTY_MODULES[@]}" zlib; do
       echo "common --override_module=$name=$modules/$name"
     done
+    echo "common --registry=file://$registry"
     echo "common --repo_env=STRUCTURED_OPS_NVCC=/usr/local/bin/host-nvcc"
   } >"$rc"
   for name in "${OFFLINE_BAZEL_EMPTY_MODULES[@]}"; do
@@ -87,6 +93,18 @@ configure_bazel() {
   cp -a "$target/usr/src/googletest/googletest" "$target/usr/src/googletest/googlemock" \
     "$target$modules/googletest/"
   write_module "$target$modules/googletest" googletest "$(cat "$provision_dir/googletest.BUILD")"
+  mkdir -p "$target$registry/modules/googletest"
+  printf '{"mirrors": [], "module_base_path": "%s"}\n' "$modules" >"$target$registry/bazel_registry.json"
+  printf '{"versions": [%s], "yanked_versions": {}}\n' \
+    "$(printf '"%s", ' "${OFFLINE_BAZEL_GOOGLETEST_VERSIONS[@]}" | sed 's/, $//')" \
+    >"$target$registry/modules/googletest/metadata.json"
+  for version in "${OFFLINE_BAZEL_GOOGLETEST_VERSIONS[@]}"; do
+    mkdir -p "$target$registry/modules/googletest/$version"
+    printf 'module(name = "googletest", version = "%s", compatibility_level = 1)\n' "$version" \
+      >"$target$registry/modules/googletest/$version/MODULE.bazel"
+    printf '{"type": "local_path", "path": "googletest"}\n' \
+      >"$target$registry/modules/googletest/$version/source.json"
+  done
   # CUDA hand-off: sid's gcc is too new for nvcc, so host-nvcc runs the host's nvcc
   # (seen at /host) in the host's own root, in the same working directory.
   install -m 0755 "$provision_dir/host-nvcc" "$target/usr/local/bin/host-nvcc"
