@@ -3,7 +3,7 @@
 # Sourced by tools/bazel; the recipe and its reasons are in tools/provision/README.md.
 
 # Bump when the recipe below changes: a root made by an older recipe is re-provisioned.
-readonly OFFLINE_BAZEL_RECIPE=2
+readonly OFFLINE_BAZEL_RECIPE=3
 readonly OFFLINE_BAZEL_SUITE=sid
 readonly OFFLINE_BAZEL_PACKAGES=(
   bazel-bootstrap g++ python3 python3-yaml python3-jinja2 python3-pytest
