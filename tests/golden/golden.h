@@ -1,0 +1,142 @@
+// Reader of the PyTorch oracle data in tests/golden/data/*.golden (format:
+// tests/golden/README.md; the files are written by tools/golden/make_golden.py).
+//
+// Plain C++17 structs, no dependency on the operator runtime: a test turns a GoldenTensor
+// into its own tensor type (dtype, sizes, strides, storage offset and the whole storage
+// are given, so non-contiguous inputs are rebuilt exactly) and compares its result with
+// GoldenExpect.
+#ifndef STRUCTURED_OPS_TESTS_GOLDEN_GOLDEN_H_
+#define STRUCTURED_OPS_TESTS_GOLDEN_GOLDEN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace golden {
+
+// dtype names: float32 float64 int64 int32 int16 int8 uint8 bool float16 bfloat16
+// (int16 only appears as a promoted result, e.g. int8 + uint8).
+bool is_known_dtype(const std::string& dtype);
+bool is_floating_dtype(const std::string& dtype);  // float32 float64 float16 bfloat16
+// The seven dtypes every compute op is exercised with.
+const std::vector<std::string>& supported_dtypes();
+
+struct GoldenTensor {
+  std::string dtype;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;  // in elements, same length as sizes
+  int64_t offset = 0;            // storage offset, in elements
+  // The whole storage behind the tensor (it may hold elements the view does not see).
+  // storage[i] is every element as a double: exact for the floating dtypes, bool and
+  // integers up to 2^53. storage_int holds the exact integers for integral and bool
+  // dtypes (same length as storage) and is empty for floating dtypes.
+  std::vector<double> storage;
+  std::vector<int64_t> storage_int;
+
+  int64_t dim() const { return static_cast<int64_t>(sizes.size()); }
+  int64_t numel() const;
+  bool is_contiguous() const;  // row-major contiguous (size-1 dims' strides ignored)
+  // Largest storage index the tensor reaches plus one (offset if it has no elements).
+  int64_t storage_extent() const;
+  // Values in logical row-major order, gathered through sizes/strides/offset.
+  std::vector<double> logical_values() const;
+  std::vector<int64_t> logical_values_int() const;  // integral/bool dtypes only
+};
+
+enum class ScalarKind { kInt, kDouble, kBool };
+
+struct GoldenScalar {
+  ScalarKind kind = ScalarKind::kInt;
+  int64_t i = 0;     // kInt
+  double d = 0;      // kDouble
+  bool b = false;    // kBool
+  double to_double() const;
+};
+
+enum class ArgKind {
+  kTensor,        // arg <name> tensor ...
+  kTensors,       // arg <name> tensors <k>, then k "tensor ..." lines
+  kScalar,        // arg <name> scalar int|double|bool <v>
+  kInt,           // arg <name> int <v>            (int, SymInt)
+  kInts,          // arg <name> ints <n> <v...>    (int[], SymInt[])
+  kFloat,         // arg <name> float <v>          (float)
+  kFloats,        // arg <name> floats <n> <v...>  (float[])
+  kBool,          // arg <name> bool 0|1
+  kDType,         // arg <name> dtype <dtype>      (ScalarType)
+  kMemoryFormat,  // arg <name> memory_format contiguous|channels_last|channels_last_3d|preserve
+  kNone,          // arg <name> none               (an optional argument that is absent)
+};
+const char* arg_kind_name(ArgKind kind);
+
+struct GoldenArg {
+  std::string name;
+  ArgKind kind = ArgKind::kNone;
+  GoldenTensor tensor;                // kTensor
+  std::vector<GoldenTensor> tensors;  // kTensors
+  GoldenScalar scalar;                // kScalar
+  int64_t int_value = 0;              // kInt
+  std::vector<int64_t> ints;          // kInts
+  double float_value = 0;             // kFloat
+  std::vector<double> floats;         // kFloats
+  bool bool_value = false;            // kBool
+  std::string dtype;                  // kDType
+  std::string memory_format;          // kMemoryFormat
+};
+
+enum class ExpectKind {
+  kTensor,  // a result tensor (a new one, or the mutated self / out of inplace / out= ops)
+  kView,    // a view of `self`: same storage, with the given sizes/strides/offset
+  kError,   // PyTorch raised; `error` is a substring of its message
+};
+
+struct GoldenExpect {
+  ExpectKind kind = ExpectKind::kTensor;
+  std::string dtype;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;  // PyTorch's output strides
+  int64_t offset = 0;            // kView only: the view's storage offset
+  bool values_checked = true;    // false for "values any" (empty: contents unspecified)
+  std::vector<double> values;    // logical row-major order, numel() of them
+  std::vector<int64_t> values_int;  // exact values for integral/bool dtypes
+  std::string error;             // kError
+
+  int64_t numel() const;
+};
+
+struct GoldenCase {
+  std::string file;  // the file it came from (as given to the loader)
+  int line = 0;      // line of its "case" line
+  std::string op;    // full op name, e.g. add.Tensor, add_.Tensor, add.out, relu, mm
+  std::string id;    // unique with op within a file
+  std::vector<GoldenArg> args;  // in schema order, every argument given
+  GoldenExpect expect;
+
+  const GoldenArg* find_arg(const std::string& name) const;  // nullptr if absent
+  const GoldenArg& arg(const std::string& name) const;        // throws if absent
+  bool is_error() const { return expect.kind == ExpectKind::kError; }
+  std::string where() const;  // "file:line: op id", for test messages
+};
+
+struct GoldenFile {
+  std::string path;
+  std::string header;  // the first line ("# made by ... regenerate: ...")
+  std::vector<GoldenCase> cases;
+};
+
+// Parse a .golden file / text. A malformed input throws std::runtime_error whose message
+// starts with "<name>:<line>: ".
+GoldenFile load_golden_file(const std::string& path);
+std::vector<GoldenCase> load_golden(const std::string& path);
+GoldenFile parse_golden(const std::string& text, const std::string& name);
+
+// The data files, by family (add.golden, ...).
+const std::vector<std::string>& golden_file_names();
+// Where a data file is at test time: $TEST_SRCDIR/_main/tests/golden/data/<file> under
+// Bazel (tests depending on //tests/golden:golden get the files as runfiles); without
+// TEST_SRCDIR, $RUNFILES_DIR/_main/..., else tests/golden/data/<file> relative to the
+// working directory (a run from the repository root).
+std::string golden_data_path(const std::string& file);
+
+}  // namespace golden
+
+#endif  // STRUCTURED_OPS_TESTS_GOLDEN_GOLDEN_H_
