@@ -1,0 +1,107 @@
+// cpu_kernel: run an element-wise lambda over a built TensorIteratorBase on cpu.
+//
+//   sops::cpu_kernel(iter, [](float a, float b) -> float { return a + b; });
+//
+// The lambda takes one argument per input and returns the value of output 0. When
+// every operand's dtype is the lambda's type, elements are accessed directly (a
+// tight loop when contiguous); otherwise each input is converted from its dtype to
+// the argument type as it is read, and the result to the output's dtype as it is
+// written. Inputs broadcast along the loop have stride 0 and are re-read.
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "runtime/element_cast.h"
+#include "runtime/error.h"
+#include "runtime/scalar_type.h"
+#include "runtime/tensor_iterator.h"
+
+namespace sops {
+
+// Return and argument types of a callable (lambda, function pointer, functor).
+template <typename F>
+struct function_traits : function_traits<decltype(&std::decay_t<F>::operator())> {};
+template <typename R, typename... A>
+struct function_traits<R (*)(A...)> {
+  using result_type = std::decay_t<R>;
+  using arg_types = std::tuple<std::decay_t<A>...>;
+  static constexpr std::size_t arity = sizeof...(A);
+};
+template <typename C, typename R, typename... A>
+struct function_traits<R (C::*)(A...) const> : function_traits<R (*)(A...)> {};
+template <typename C, typename R, typename... A>
+struct function_traits<R (C::*)(A...)> : function_traits<R (*)(A...)> {};
+
+namespace detail {
+
+template <typename Traits, std::size_t I>
+using arg_t = std::tuple_element_t<I, typename Traits::arg_types>;
+
+template <typename Traits, typename Op, std::size_t... I>
+void cpu_loop_exact(char** data, const int64_t* strides, int64_t n, Op& op,
+                    std::index_sequence<I...>) {
+  using R = typename Traits::result_type;
+  const bool contiguous = strides[0] == static_cast<int64_t>(sizeof(R)) &&
+                          ((strides[I + 1] == static_cast<int64_t>(sizeof(arg_t<Traits, I>))) &&
+                           ...);
+  if (contiguous) {
+    R* out = reinterpret_cast<R*>(data[0]);
+    const std::tuple<const arg_t<Traits, I>*...> in{
+        reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1])...};
+    for (int64_t k = 0; k < n; ++k) out[k] = op(std::get<I>(in)[k]...);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    *reinterpret_cast<R*>(data[0] + k * strides[0]) =
+        op(*reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1] + k * strides[I + 1])...);
+  }
+}
+
+template <typename Traits, typename Op, std::size_t... I>
+void cpu_loop_casting(char** data, const int64_t* strides, int64_t n, Op& op,
+                      const ScalarType* dtypes, std::index_sequence<I...>) {
+  using R = typename Traits::result_type;
+  for (int64_t k = 0; k < n; ++k) {
+    R r = op(load_as<arg_t<Traits, I>>(data[I + 1] + k * strides[I + 1], dtypes[I + 1])...);
+    store_as<R>(data[0] + k * strides[0], dtypes[0], r);
+  }
+}
+
+template <typename Traits, std::size_t... I>
+bool dtypes_match(const TensorIteratorBase& iter, std::index_sequence<I...>) {
+  return iter.dtype(0) == scalar_type_of<typename Traits::result_type> &&
+         ((iter.dtype(static_cast<int>(I) + 1) == scalar_type_of<arg_t<Traits, I>>) && ...);
+}
+
+}  // namespace detail
+
+template <typename Op>
+void cpu_kernel(const TensorIteratorBase& iter, Op&& op) {
+  using Traits = function_traits<Op>;
+  constexpr std::size_t arity = Traits::arity;
+  using Indices = std::make_index_sequence<arity>;
+  static_assert(!std::is_void_v<typename Traits::result_type>,
+                "cpu_kernel: the lambda must return the output value");
+  SOPS_CHECK(iter.noutputs() == 1, "cpu_kernel: expected 1 output but the iterator has ",
+             iter.noutputs());
+  SOPS_CHECK(iter.ninputs() == static_cast<int>(arity), "cpu_kernel: the lambda takes ", arity,
+             " arguments but the iterator has ", iter.ninputs(), " inputs");
+  SOPS_CHECK(iter.device_type(0) == DeviceType::CPU, "cpu_kernel: the output is on ",
+             iter.device(0), ", not cpu");
+  if (detail::dtypes_match<Traits>(iter, Indices{})) {
+    iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+      detail::cpu_loop_exact<Traits>(data, strides, n, op, Indices{});
+    });
+    return;
+  }
+  std::array<ScalarType, kMaxOperands> dtypes{};
+  for (int i = 0; i < iter.ntensors(); ++i) dtypes[static_cast<std::size_t>(i)] = iter.dtype(i);
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    detail::cpu_loop_casting<Traits>(data, strides, n, op, dtypes.data(), Indices{});
+  });
+}
+
+}  // namespace sops

@@ -1,0 +1,292 @@
+#include "runtime/dispatcher.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#if defined(__GNUC__) || defined(__clang__)
+#include <cxxabi.h>
+#endif
+
+namespace sops {
+namespace {
+
+std::string name_of_schema(std::string_view schema) {
+  const auto paren = schema.find('(');
+  SOPS_CHECK(paren != std::string_view::npos && paren > 0,
+             "invalid operator schema '", schema, "': expected 'name.overload(args) -> returns'");
+  std::string_view name = schema.substr(0, paren);
+  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+  return std::string(name);
+}
+
+std::string keys_list(const std::array<ErasedKernel, kNumDispatchKeys>& kernels) {
+  std::string out;
+  for (int i = 0; i < kNumDispatchKeys; ++i) {
+    if (kernels[static_cast<std::size_t>(i)] == nullptr) continue;
+    if (!out.empty()) out += ", ";
+    out += to_string(static_cast<DispatchKey>(i));
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string_view device_name(int bit) { return to_string(static_cast<DeviceType>(bit)); }
+
+}  // namespace
+
+namespace detail {
+
+std::string demangle(const std::type_info& type) {
+#if defined(__GNUC__) || defined(__clang__)
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> name(
+      abi::__cxa_demangle(type.name(), nullptr, nullptr, &status), std::free);
+  if (status == 0 && name != nullptr) return name.get();
+#endif
+  return type.name();
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------
+// OperatorEntry: the cold paths of a call.
+
+void OperatorEntry::throw_no_kernel(DispatchKey backend) const {
+  std::string message = "no kernel for dispatch key " + std::string(to_string(backend)) +
+                        "; registered: " + keys_list(kernels_);
+  throw Error(std::move(message), {}, name_);
+}
+
+void OperatorEntry::throw_mixed_devices(uint8_t device_mask) const {
+  std::string found;
+  for (int bit = 0; bit < kNumDeviceTypes; ++bit) {
+    if (((device_mask >> bit) & 1u) == 0) continue;
+    if (!found.empty()) found += " and ";
+    found += device_name(bit);
+  }
+  throw Error("expected all tensors to be on the same device, but found tensors on " + found,
+              {}, name_);
+}
+
+// ---------------------------------------------------------------------------------
+// OperatorHandle
+
+bool OperatorHandle::has_kernel(DispatchKey key) const {
+  std::lock_guard<std::mutex> lock(Dispatcher::singleton().mutex_);
+  return entry_->kernels_[static_cast<std::size_t>(key)] != nullptr;
+}
+
+std::vector<DispatchKey> OperatorHandle::registered_keys() const {
+  std::lock_guard<std::mutex> lock(Dispatcher::singleton().mutex_);
+  std::vector<DispatchKey> keys;
+  for (int i = 0; i < kNumDispatchKeys; ++i) {
+    if (entry_->kernels_[static_cast<std::size_t>(i)] != nullptr) {
+      keys.push_back(static_cast<DispatchKey>(i));
+    }
+  }
+  return keys;
+}
+
+std::optional<DispatchKey> OperatorHandle::resolved_key(DispatchKey backend) const {
+  SOPS_CHECK(is_backend_key(backend), "resolved_key: ", backend, " is not a backend key");
+  std::lock_guard<std::mutex> lock(Dispatcher::singleton().mutex_);
+  return entry_->resolved_[static_cast<std::size_t>(backend)];
+}
+
+void OperatorHandle::check_signature(const std::type_info& requested) const {
+  std::lock_guard<std::mutex> lock(Dispatcher::singleton().mutex_);
+  if (entry_->signature_ == nullptr) {
+    entry_->signature_ = &requested;  // kernels registered later must match it
+    return;
+  }
+  if (*entry_->signature_ == requested) return;
+  throw Error("typed<" + detail::demangle(requested) +
+                  ">() does not match the kernels' signature " +
+                  detail::demangle(*entry_->signature_),
+              {}, entry_->name_);
+}
+
+// ---------------------------------------------------------------------------------
+// Dispatcher
+
+Dispatcher& Dispatcher::singleton() {
+  static Dispatcher dispatcher;
+  return dispatcher;
+}
+
+OperatorHandle Dispatcher::find(std::string_view name) {
+  if (auto handle = try_find(name)) return *handle;
+  throw Error("unknown operator '" + std::string(name) +
+              "': nothing is registered under that name (the name includes the overload, "
+              "e.g. \"add.Tensor\")");
+}
+
+std::optional<OperatorHandle> Dispatcher::try_find(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = operators_.find(std::string(name));
+  if (it == operators_.end()) return std::nullopt;
+  const OperatorEntry& e = *it->second;
+  const bool any_kernel = std::any_of(e.kernels_.begin(), e.kernels_.end(),
+                                      [](ErasedKernel k) { return k != nullptr; });
+  if (e.schema_.empty() && !any_kernel) return std::nullopt;
+  return OperatorHandle(it->second.get());
+}
+
+std::vector<std::string> Dispatcher::operator_names() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : operators_) {
+    const bool any_kernel = std::any_of(entry->kernels_.begin(), entry->kernels_.end(),
+                                        [](ErasedKernel k) { return k != nullptr; });
+    if (!entry->schema_.empty() || any_kernel) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+OperatorEntry& Dispatcher::entry_locked(std::string_view name) {
+  auto it = operators_.find(std::string(name));
+  if (it == operators_.end()) {
+    it = operators_.emplace(std::string(name), std::make_unique<OperatorEntry>(std::string(name)))
+             .first;
+  }
+  return *it->second;
+}
+
+void Dispatcher::resolve_locked(OperatorEntry& entry) {
+  for (int b = 0; b < kNumBackendKeys; ++b) {
+    const auto backend = static_cast<DispatchKey>(b);
+    std::optional<DispatchKey> chosen;
+    auto consider = [&](DispatchKey key) {
+      if (chosen.has_value()) return;
+      const auto k = static_cast<std::size_t>(key);
+      if (entry.kernels_[k] == nullptr) return;
+      if (entry.fallthrough_[k][static_cast<std::size_t>(b)] ||
+          global_fallthrough_[k][static_cast<std::size_t>(b)]) {
+        return;
+      }
+      chosen = key;
+    };
+    consider(backend);
+    for (const DispatchKey key : kFallbackKeys) consider(key);
+    entry.resolved_[static_cast<std::size_t>(b)] = chosen;
+    entry.table_[static_cast<std::size_t>(b)].store(
+        chosen ? entry.kernels_[static_cast<std::size_t>(*chosen)] : nullptr,
+        std::memory_order_release);
+  }
+}
+
+void Dispatcher::define(std::string_view schema) {
+  const std::string name = name_of_schema(schema);
+  std::lock_guard<std::mutex> lock(mutex_);
+  OperatorEntry& entry = entry_locked(name);
+  SOPS_CHECK(entry.schema_.empty(), "operator ", name, " is defined twice: first as '",
+             entry.schema_, "', then as '", schema, "'");
+  entry.schema_ = std::string(schema);
+}
+
+void Dispatcher::undefine(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  entry_locked(name).schema_.clear();
+}
+
+void Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
+                                 const std::type_info& signature) {
+  SOPS_CHECK(kernel != nullptr, "register_kernel(", name, ", ", key, "): null kernel");
+  std::lock_guard<std::mutex> lock(mutex_);
+  OperatorEntry& entry = entry_locked(name);
+  auto& slot = entry.kernels_[static_cast<std::size_t>(key)];
+  if (slot != nullptr) {
+    throw Error("a kernel for dispatch key " + std::string(to_string(key)) +
+                    " is registered twice",
+                {}, std::string(name));
+  }
+  if (entry.signature_ != nullptr && *entry.signature_ != signature) {
+    throw Error("kernel for " + std::string(to_string(key)) + " has signature " +
+                    detail::demangle(signature) + ", but the operator's kernels have " +
+                    detail::demangle(*entry.signature_),
+                {}, std::string(name));
+  }
+  entry.signature_ = &signature;
+  slot = kernel;
+  resolve_locked(entry);
+}
+
+void Dispatcher::deregister_kernel(std::string_view name, DispatchKey key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  OperatorEntry& entry = entry_locked(name);
+  entry.kernels_[static_cast<std::size_t>(key)] = nullptr;
+  resolve_locked(entry);
+}
+
+void Dispatcher::set_fallthrough_locked(std::string_view name, DispatchKey key,
+                                        std::optional<DispatchKey> backend, bool value) {
+  SOPS_CHECK(!backend.has_value() || is_backend_key(*backend), "fallthrough for ", key, ": ",
+             *backend, " is not a backend key");
+  OperatorEntry& entry = entry_locked(name);
+  for (int b = 0; b < kNumBackendKeys; ++b) {
+    if (!backend.has_value() || static_cast<int>(*backend) == b) {
+      entry.fallthrough_[static_cast<std::size_t>(key)][static_cast<std::size_t>(b)] = value;
+    }
+  }
+  resolve_locked(entry);
+}
+
+void Dispatcher::register_fallthrough(std::string_view name, DispatchKey key,
+                                      std::optional<DispatchKey> backend) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  set_fallthrough_locked(name, key, backend, true);
+}
+
+void Dispatcher::deregister_fallthrough(std::string_view name, DispatchKey key,
+                                        std::optional<DispatchKey> backend) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  set_fallthrough_locked(name, key, backend, false);
+}
+
+void Dispatcher::register_fallthrough(DispatchKey key, DispatchKey backend) {
+  SOPS_CHECK(is_backend_key(backend), "fallthrough for ", key, ": ", backend,
+             " is not a backend key");
+  std::lock_guard<std::mutex> lock(mutex_);
+  global_fallthrough_[static_cast<std::size_t>(key)][static_cast<std::size_t>(backend)] = true;
+  for (auto& [name, entry] : operators_) resolve_locked(*entry);
+}
+
+void Dispatcher::deregister_fallthrough(DispatchKey key, DispatchKey backend) {
+  SOPS_CHECK(is_backend_key(backend), "fallthrough for ", key, ": ", backend,
+             " is not a backend key");
+  std::lock_guard<std::mutex> lock(mutex_);
+  global_fallthrough_[static_cast<std::size_t>(key)][static_cast<std::size_t>(backend)] = false;
+  for (auto& [name, entry] : operators_) resolve_locked(*entry);
+}
+
+// ---------------------------------------------------------------------------------
+// Registrars
+
+RegisterOperator::RegisterOperator(std::string_view schema) : name_(name_of_schema(schema)) {
+  Dispatcher::singleton().define(schema);
+}
+
+RegisterOperator::~RegisterOperator() { Dispatcher::singleton().undefine(name_); }
+
+RegisterKernel::~RegisterKernel() { Dispatcher::singleton().deregister_kernel(op_, key_); }
+
+RegisterFallthrough::RegisterFallthrough(std::string_view op, DispatchKey key,
+                                         std::optional<DispatchKey> backend)
+    : op_(op), key_(key), backend_(backend) {
+  if (op_ == "*") {
+    SOPS_CHECK(backend.has_value(), "a fallthrough for every operator needs a backend");
+    Dispatcher::singleton().register_fallthrough(key, *backend);
+  } else {
+    Dispatcher::singleton().register_fallthrough(op_, key, backend);
+  }
+}
+
+RegisterFallthrough::~RegisterFallthrough() {
+  if (op_ == "*") {
+    Dispatcher::singleton().deregister_fallthrough(key_, *backend_);
+  } else {
+    Dispatcher::singleton().deregister_fallthrough(op_, key_, backend_);
+  }
+}
+
+}  // namespace sops

@@ -1,0 +1,265 @@
+// The dispatcher: operators by full name ("add.Tensor"), each with a schema and a
+// kernel per DispatchKey; calls pick the kernel from the devices of the tensor
+// arguments.
+//
+// Registering (generated code, at static initialization):
+//   static const sops::RegisterOperator def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+//   static const sops::RegisterKernel k("add.Tensor", sops::DispatchKey::CPU, &wrapper_CPU_add_Tensor);
+//   static const sops::RegisterFallthrough f("add.Tensor", sops::DispatchKey::Common, sops::DispatchKey::CUDA);
+// Each registrar undoes its registration when destroyed. Kernels are plain function
+// pointers; all kernels of one operator must have the same C++ signature.
+//
+// Calling:
+//   static const auto op = sops::Dispatcher::singleton().find("add.Tensor")
+//       .typed<sops::Tensor(const sops::Tensor&, const sops::Tensor&, const sops::Scalar&)>();
+//   sops::Tensor r = op.call(a, b, 1);
+// A call computes the backend key from the Tensor (and Tensor?, Tensor[],
+// TensorOptions, Device) arguments, reads one slot of the operator's resolved table
+// and calls through it: no lookup by name, no allocation. Tensors on different
+// devices are an error; with no tensor and no device argument the key is CPU.
+//
+// Fallback: for backend B the kernel is the first registered at
+//   B, Common, CompositeExplicitAutograd, CompositeImplicitAutograd
+// that is not marked fallthrough for B. Tables are resolved at registration time.
+// Register during start-up: registration is thread-safe, but a registration racing
+// with calls to the same operator may see the old kernel.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <typeinfo>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "runtime/array_ref.h"
+#include "runtime/dispatch_key.h"
+#include "runtime/error.h"
+#include "runtime/tensor.h"
+#include "runtime/tensor_options.h"
+
+namespace sops {
+
+// A kernel with its type erased; cast back to its real type only to call it.
+using ErasedKernel = void (*)();
+
+class OperatorEntry {
+ public:
+  explicit OperatorEntry(std::string name) : name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+  const std::string& schema() const { return schema_; }
+  // The kernel serving `backend` after fallback, or nullptr. The hot path.
+  ErasedKernel lookup(DispatchKey backend) const {
+    return table_[static_cast<std::size_t>(backend)].load(std::memory_order_acquire);
+  }
+  [[noreturn]] void throw_no_kernel(DispatchKey backend) const;
+  [[noreturn]] void throw_mixed_devices(uint8_t device_mask) const;
+
+ private:
+  friend class Dispatcher;
+  friend class OperatorHandle;
+
+  std::string name_;
+  std::string schema_;
+  std::array<ErasedKernel, kNumDispatchKeys> kernels_{};
+  // fallthrough_[key][backend]: key is skipped for backend.
+  std::array<std::array<bool, kNumBackendKeys>, kNumDispatchKeys> fallthrough_{};
+  std::array<std::optional<DispatchKey>, kNumBackendKeys> resolved_{};
+  std::array<std::atomic<ErasedKernel>, kNumBackendKeys> table_{};
+  const std::type_info* signature_ = nullptr;
+};
+
+namespace detail {
+
+// Which devices the arguments of a call live on, as bit masks over DeviceType.
+struct DeviceMask {
+  uint8_t tensors = 0;
+  uint8_t options = 0;
+};
+
+inline void collect(DeviceMask& m, const Tensor& t) {
+  if (t.defined()) m.tensors |= static_cast<uint8_t>(1u << static_cast<unsigned>(t.device().type()));
+}
+inline void collect(DeviceMask& m, const std::optional<Tensor>& t) {
+  if (t.has_value()) collect(m, *t);
+}
+inline void collect(DeviceMask& m, ArrayRef<Tensor> ts) {
+  for (const Tensor& t : ts) collect(m, t);
+}
+inline void collect(DeviceMask& m, const std::vector<Tensor>& ts) {
+  for (const Tensor& t : ts) collect(m, t);
+}
+inline void collect(DeviceMask& m, Device d) {
+  m.options |= static_cast<uint8_t>(1u << static_cast<unsigned>(d.type()));
+}
+inline void collect(DeviceMask& m, const std::optional<Device>& d) {
+  if (d.has_value()) collect(m, *d);
+}
+inline void collect(DeviceMask& m, const TensorOptions& o) { collect(m, o.device()); }
+template <typename T>
+inline void collect(DeviceMask& /*m*/, const T& /*value*/) {}
+
+std::string demangle(const std::type_info& type);
+
+}  // namespace detail
+
+template <typename Signature>
+class TypedOperatorHandle;
+
+template <typename R, typename... Args>
+class TypedOperatorHandle<R(Args...)> {
+ public:
+  using FnPtr = R (*)(Args...);
+
+  R call(Args... args) const {
+    detail::DeviceMask mask;
+    (detail::collect(mask, args), ...);
+    const uint8_t m = mask.tensors != 0 ? mask.tensors : mask.options;
+    DispatchKey key = DispatchKey::CPU;
+    if (m != 0) {
+      if (SOPS_UNLIKELY((m & (m - 1)) != 0)) entry_->throw_mixed_devices(m);
+      key = static_cast<DispatchKey>(__builtin_ctz(m));
+    }
+    const ErasedKernel fn = entry_->lookup(key);
+    if (SOPS_UNLIKELY(fn == nullptr)) entry_->throw_no_kernel(key);
+    return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
+  }
+  R operator()(Args... args) const { return call(std::forward<Args>(args)...); }
+
+  // Calls the kernel serving backend `backend`, ignoring the arguments' devices.
+  R call_for_backend(DispatchKey backend, Args... args) const {
+    SOPS_CHECK(is_backend_key(backend), "call_for_backend: ", backend, " is not a backend key");
+    const ErasedKernel fn = entry_->lookup(backend);
+    if (SOPS_UNLIKELY(fn == nullptr)) entry_->throw_no_kernel(backend);
+    return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
+  }
+
+  const std::string& name() const { return entry_->name(); }
+
+ private:
+  friend class OperatorHandle;
+  explicit TypedOperatorHandle(const OperatorEntry* entry) : entry_(entry) {}
+
+  const OperatorEntry* entry_;
+};
+
+class OperatorHandle {
+ public:
+  const std::string& name() const { return entry_->name(); }
+  // The schema given to RegisterOperator; empty if only kernels were registered.
+  const std::string& schema() const { return entry_->schema(); }
+  bool has_kernel(DispatchKey key) const;
+  // Keys with a kernel, in DispatchKey order.
+  std::vector<DispatchKey> registered_keys() const;
+  // Which key's kernel a call on `backend` reaches, after fallback.
+  std::optional<DispatchKey> resolved_key(DispatchKey backend) const;
+
+  // A callable for the kernels' C++ signature; throws sops::Error if the kernels
+  // were registered with another one. Cache it: it is a pointer.
+  template <typename Signature>
+  TypedOperatorHandle<Signature> typed() const {
+    check_signature(typeid(Signature*));
+    return TypedOperatorHandle<Signature>(entry_);
+  }
+
+ private:
+  friend class Dispatcher;
+  explicit OperatorHandle(OperatorEntry* entry) : entry_(entry) {}
+  void check_signature(const std::type_info& requested) const;
+
+  OperatorEntry* entry_;
+};
+
+class Dispatcher {
+ public:
+  static Dispatcher& singleton();
+
+  // The operator; throws sops::Error naming it if nothing is registered under it.
+  OperatorHandle find(std::string_view name);
+  std::optional<OperatorHandle> try_find(std::string_view name);
+  // Names of every operator with a schema or a kernel, sorted.
+  std::vector<std::string> operator_names();
+
+  // The lower-level API behind the registrars. The name of a schema is the text
+  // before '(' ("add.Tensor").
+  void define(std::string_view schema);
+  void undefine(std::string_view name);
+  void register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
+                       const std::type_info& signature);
+  void deregister_kernel(std::string_view name, DispatchKey key);
+  // Skip `key` for `backend` when resolving this operator (no backend: for all).
+  void register_fallthrough(std::string_view name, DispatchKey key,
+                            std::optional<DispatchKey> backend = std::nullopt);
+  void deregister_fallthrough(std::string_view name, DispatchKey key,
+                              std::optional<DispatchKey> backend = std::nullopt);
+  // Skip `key` for `backend` in every operator, present and future.
+  void register_fallthrough(DispatchKey key, DispatchKey backend);
+  void deregister_fallthrough(DispatchKey key, DispatchKey backend);
+
+ private:
+  friend class OperatorHandle;
+  Dispatcher() = default;
+  OperatorEntry& entry_locked(std::string_view name);
+  void resolve_locked(OperatorEntry& entry);
+  void set_fallthrough_locked(std::string_view name, DispatchKey key,
+                              std::optional<DispatchKey> backend, bool value);
+
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> operators_;
+  std::array<std::array<bool, kNumBackendKeys>, kNumDispatchKeys> global_fallthrough_{};
+};
+
+// Registrars: construct as static objects; each undoes its registration on
+// destruction.
+class RegisterOperator {
+ public:
+  explicit RegisterOperator(std::string_view schema);
+  ~RegisterOperator();
+  RegisterOperator(const RegisterOperator&) = delete;
+  RegisterOperator& operator=(const RegisterOperator&) = delete;
+
+ private:
+  std::string name_;
+};
+
+class RegisterKernel {
+ public:
+  template <typename R, typename... Args>
+  RegisterKernel(std::string_view op, DispatchKey key, R (*kernel)(Args...))
+      : op_(op), key_(key) {
+    Dispatcher::singleton().register_kernel(op, key, reinterpret_cast<ErasedKernel>(kernel),
+                                            typeid(R(*)(Args...)));
+  }
+  ~RegisterKernel();
+  RegisterKernel(const RegisterKernel&) = delete;
+  RegisterKernel& operator=(const RegisterKernel&) = delete;
+
+ private:
+  std::string op_;
+  DispatchKey key_;
+};
+
+// Marks `key` as skipped for `backend` (all backends if none) for one operator, or,
+// with op == "*", for every operator: the RFC's opt-out from Common.
+class RegisterFallthrough {
+ public:
+  RegisterFallthrough(std::string_view op, DispatchKey key,
+                      std::optional<DispatchKey> backend = std::nullopt);
+  ~RegisterFallthrough();
+  RegisterFallthrough(const RegisterFallthrough&) = delete;
+  RegisterFallthrough& operator=(const RegisterFallthrough&) = delete;
+
+ private:
+  std::string op_;
+  DispatchKey key_;
+  std::optional<DispatchKey> backend_;
+};
+
+}  // namespace sops

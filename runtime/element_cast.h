@@ -1,0 +1,63 @@
+// Conversions between element types, with PyTorch's semantics: to bool is "!= 0",
+// from bool is 0 or 1, 16-bit floats go through float, float to integral truncates.
+// load_as/store_as read and write one element whose dtype is known only at run time.
+#pragma once
+
+#include <type_traits>
+
+#include "runtime/error.h"
+#include "runtime/scalar_type.h"
+
+namespace sops {
+
+template <typename To, typename From>
+inline To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+      return static_cast<float>(v) != 0.0f;
+    } else {
+      return v != From(0);
+    }
+  } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+    return convert<To>(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
+    return To(static_cast<float>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// Reads the element at p, of dtype `dtype`, as a T.
+template <typename T>
+inline T load_as(const void* p, ScalarType dtype) {
+  switch (dtype) {
+#define SOPS_CASE(cpp_type, name, str) \
+  case ScalarType::name:               \
+    return convert<T>(*static_cast<const cpp_type*>(p));
+    SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
+    case ScalarType::Undefined:
+      break;
+  }
+  SOPS_INTERNAL_ASSERT(false, "load_as on an undefined dtype");
+}
+
+// Writes v, converted to `dtype`, at p.
+template <typename T>
+inline void store_as(void* p, ScalarType dtype, T v) {
+  switch (dtype) {
+#define SOPS_CASE(cpp_type, name, str)                     \
+  case ScalarType::name:                                   \
+    *static_cast<cpp_type*>(p) = convert<cpp_type>(v);     \
+    return;
+    SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
+    case ScalarType::Undefined:
+      break;
+  }
+  SOPS_INTERNAL_ASSERT(false, "store_as on an undefined dtype");
+}
+
+}  // namespace sops

@@ -1,0 +1,514 @@
+#include "runtime/tensor_iterator.h"
+
+#include <algorithm>
+
+#include "runtime/broadcast.h"
+#include "runtime/error.h"
+#include "runtime/type_promotion.h"
+
+namespace sops {
+
+// ---------------------------------------------------------------------------------
+// TensorIteratorConfig
+
+TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t, std::string_view name) {
+  SOPS_CHECK(num_inputs_ == 0, "TensorIteratorConfig: add every output before the inputs");
+  SOPS_CHECK(num_outputs_ + num_inputs_ < kMaxOperands, "TensorIteratorConfig: at most ",
+             kMaxOperands, " operands are supported");
+  outputs_[static_cast<std::size_t>(num_outputs_++)] = Entry{&t, name};
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t, std::string_view name) {
+  SOPS_CHECK(num_outputs_ + num_inputs_ < kMaxOperands, "TensorIteratorConfig: at most ",
+             kMaxOperands, " operands are supported");
+  inputs_[static_cast<std::size_t>(num_inputs_++)] = Entry{&t, name};
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::check_all_same_dtype(bool value) {
+  check_all_same_dtype_ = value;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::promote_inputs_to_common_dtype(bool value) {
+  promote_inputs_to_common_dtype_ = value;
+  if (value) check_all_same_dtype_ = false;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::promote_integer_inputs_to_float(bool value) {
+  promote_integer_inputs_to_float_ = value;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::cast_common_dtype_to_outputs(bool value) {
+  cast_common_dtype_to_outputs_ = value;
+  if (value) check_all_same_dtype_ = false;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::enforce_safe_casting_to_output(bool value) {
+  enforce_safe_casting_to_output_ = value;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::resize_outputs(bool value) {
+  resize_outputs_ = value;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::allow_cpu_scalars(bool value) {
+  allow_cpu_scalars_ = value;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::check_mem_overlap(bool value) {
+  check_mem_overlap_ = value;
+  return *this;
+}
+
+TensorIteratorConfig& TensorIteratorConfig::declare_static_dtype(ScalarType dtype) {
+  static_dtype_ = dtype;
+  check_all_same_dtype_ = false;
+  return *this;
+}
+
+// ---------------------------------------------------------------------------------
+// Building
+
+namespace {
+
+TensorIteratorConfig binary_config(const Tensor& out, const Tensor& a, const Tensor& b) {
+  TensorIteratorConfig config;
+  config.add_output(out, "out")
+      .add_input(a, "self")
+      .add_input(b, "other")
+      .allow_cpu_scalars(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true);
+  return config;
+}
+
+}  // namespace
+
+void TensorIteratorBase::build_binary_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+  build(binary_config(out, a, b));
+}
+
+void TensorIteratorBase::build_binary_float_op(const Tensor& out, const Tensor& a,
+                                               const Tensor& b) {
+  build(binary_config(out, a, b).promote_integer_inputs_to_float(true));
+}
+
+void TensorIteratorBase::build_comparison_op(const Tensor& out, const Tensor& a,
+                                             const Tensor& b) {
+  TensorIteratorConfig config;
+  config.add_output(out, "out")
+      .add_input(a, "self")
+      .add_input(b, "other")
+      .allow_cpu_scalars(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .declare_static_dtype(ScalarType::Bool);
+  build(config);
+}
+
+void TensorIteratorBase::build_unary_op(const Tensor& out, const Tensor& a) {
+  TensorIteratorConfig config;
+  config.add_output(out, "out").add_input(a, "self");
+  build(config);
+}
+
+void TensorIteratorBase::build_unary_float_op(const Tensor& out, const Tensor& a) {
+  TensorIteratorConfig config;
+  config.add_output(out, "out")
+      .add_input(a, "self")
+      .promote_inputs_to_common_dtype(true)
+      .promote_integer_inputs_to_float(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true);
+  build(config);
+}
+
+void TensorIteratorBase::build(const TensorIteratorConfig& config) {
+  populate_operands(config);
+  compute_shape(config);
+  compute_types(config);
+  declare_outputs();
+  if (config.check_mem_overlap_) check_mem_overlap();
+  compute_loop_strides();
+  coalesce_dimensions();
+}
+
+void TensorIteratorBase::populate_operands(const TensorIteratorConfig& config) {
+  num_outputs_ = config.num_outputs_;
+  num_inputs_ = config.num_inputs_;
+  SOPS_CHECK(num_outputs_ > 0, "TensorIterator needs at least one output");
+  for (int i = 0; i < num_outputs_; ++i) {
+    OperandInfo& op = mutable_operand(i);
+    const auto& entry = config.outputs_[static_cast<std::size_t>(i)];
+    op = OperandInfo{};
+    op.tensor = *entry.tensor;
+    op.name = entry.name;
+    op.is_output = true;
+  }
+  for (int i = 0; i < num_inputs_; ++i) {
+    OperandInfo& op = mutable_operand(num_outputs_ + i);
+    const auto& entry = config.inputs_[static_cast<std::size_t>(i)];
+    op = OperandInfo{};
+    op.tensor = *entry.tensor;
+    op.name = entry.name;
+    SOPS_CHECK_ARG(op.tensor.defined(), op.name, "expected a tensor but got an undefined one");
+  }
+  // An output that is also an input is written in place; errors name it as the input.
+  for (int o = 0; o < num_outputs_; ++o) {
+    OperandInfo& out = mutable_operand(o);
+    if (!out.tensor.defined()) continue;
+    for (int i = num_outputs_; i < ntensors(); ++i) {
+      const OperandInfo& in = operands_[static_cast<std::size_t>(i)];
+      if (out.tensor.is_same(in.tensor)) {
+        out.is_read_write = true;
+        if (!in.name.empty()) out.name = in.name;
+        break;
+      }
+    }
+  }
+}
+
+void TensorIteratorBase::compute_shape(const TensorIteratorConfig& config) {
+  shape_.clear();
+  bool have_shape = false;
+  const bool inputs_only = config.resize_outputs_ && num_inputs_ > 0;
+  for (int i = 0; i < ntensors(); ++i) {
+    const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
+    if (!op.tensor.defined() || (op.is_output && inputs_only)) continue;
+    if (!have_shape) {
+      shape_ = op.tensor.sizes();
+      have_shape = true;
+      continue;
+    }
+    try {
+      shape_ = infer_size(shape_, op.tensor.sizes());
+    } catch (Error& e) {
+      e.with_argument(op.name);
+      throw;
+    }
+  }
+  SOPS_CHECK(have_shape, "TensorIterator: no input and no given output to take a shape from");
+  numel_ = checked_numel(shape_);
+
+  for (int i = 0; i < num_outputs_; ++i) {
+    OperandInfo& op = mutable_operand(i);
+    if (!op.tensor.defined() || op.tensor.sizes() == IntArrayRef(shape_)) continue;
+    SOPS_CHECK_ARG(!op.is_read_write && config.resize_outputs_, op.name, "output with shape ",
+                   op.tensor.sizes(), " doesn't match the broadcast shape ", shape_);
+    op.will_resize = true;
+  }
+}
+
+void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
+  // Device: the first operand that is not a cpu scalar sets it (or the first at all).
+  auto is_cpu_scalar_candidate = [&](const OperandInfo& op) {
+    return !op.is_output && op.tensor.is_cpu() &&
+           (op.tensor.is_wrapped_number() || (config.allow_cpu_scalars_ && op.tensor.dim() == 0));
+  };
+  bool have_device = false;
+  for (int pass = 0; pass < 2 && !have_device; ++pass) {
+    for (int i = num_outputs_; i < ntensors() + num_outputs_ && !have_device; ++i) {
+      const OperandInfo& op = operands_[static_cast<std::size_t>(i % ntensors())];  // inputs first, then outputs
+      if (!op.tensor.defined() || (pass == 0 && is_cpu_scalar_candidate(op))) continue;
+      common_device_ = op.tensor.device();
+      have_device = true;
+    }
+  }
+  for (int i = 0; i < ntensors(); ++i) {
+    const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
+    if (!op.tensor.defined() || devices_compatible(op.tensor.device(), common_device_)) continue;
+    SOPS_CHECK_ARG(is_cpu_scalar_candidate(op), op.name,
+                   "expected all tensors to be on the same device, but found at least two "
+                   "devices, ",
+                   common_device_, " and ", op.tensor.device());
+  }
+
+  // Common dtype.
+  if (config.promote_inputs_to_common_dtype_) {
+    ResultTypeState state;
+    for (int i = num_outputs_; i < ntensors(); ++i) {
+      state = update_result_type_state(operands_[static_cast<std::size_t>(i)].tensor, state);
+    }
+    common_dtype_ = result_type(state);
+  } else {
+    common_dtype_ = ScalarType::Undefined;
+    for (int pass = 0; pass < 2 && common_dtype_ == ScalarType::Undefined; ++pass) {
+      for (int i = 0; i < ntensors(); ++i) {
+        const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
+        if (op.tensor.defined() && op.is_output == (pass == 1)) {
+          common_dtype_ = op.tensor.scalar_type();
+          break;
+        }
+      }
+    }
+  }
+  if (config.promote_integer_inputs_to_float_ && is_integral(common_dtype_, true)) {
+    common_dtype_ = kDefaultFloatingDtype;
+  }
+
+  if (config.check_all_same_dtype_) {
+    for (int i = 0; i < ntensors(); ++i) {
+      const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
+      if (!op.tensor.defined()) continue;
+      SOPS_CHECK_ARG(op.tensor.scalar_type() == common_dtype_, op.name, "expected dtype ",
+                     common_dtype_, " but got ", op.tensor.scalar_type());
+    }
+  }
+
+  for (int i = 0; i < num_outputs_; ++i) {
+    OperandInfo& op = mutable_operand(i);
+    if (!op.tensor.defined()) {
+      op.target_dtype = config.static_dtype_ != ScalarType::Undefined ? config.static_dtype_
+                                                                      : common_dtype_;
+      continue;
+    }
+    op.target_dtype = op.tensor.scalar_type();
+    if (config.enforce_safe_casting_to_output_) {
+      SOPS_CHECK_ARG(can_cast(common_dtype_, op.target_dtype), op.name, "result type ",
+                     common_dtype_, " can't be cast to the desired output type ",
+                     op.target_dtype);
+    }
+    if (!config.cast_common_dtype_to_outputs_ && !config.check_all_same_dtype_) {
+      const ScalarType expected = config.static_dtype_ != ScalarType::Undefined
+                                      ? config.static_dtype_
+                                      : common_dtype_;
+      SOPS_CHECK_ARG(op.target_dtype == expected, op.name, "expected dtype ", expected,
+                     " but got ", op.target_dtype);
+    }
+  }
+  for (int i = num_outputs_; i < ntensors(); ++i) {
+    OperandInfo& op = mutable_operand(i);
+    op.target_dtype =
+        config.promote_inputs_to_common_dtype_ ? common_dtype_ : op.tensor.scalar_type();
+  }
+}
+
+void TensorIteratorBase::declare_outputs() {
+  for (int i = 0; i < num_outputs_; ++i) {
+    const TensorOptions options = TensorOptions(operands_[static_cast<std::size_t>(i)].target_dtype).device(common_device_);
+    set_output_raw_strided(i, shape_, {}, options);
+    const Tensor& t = maybe_get_output(i);
+    OperandInfo& op = mutable_operand(i);
+    SOPS_INTERNAL_ASSERT(t.defined(), "output ", i, " is undefined after set_output");
+    SOPS_INTERNAL_ASSERT(t.sizes() == IntArrayRef(shape_), "output ", i, " has sizes ",
+                         t.sizes(), " after set_output, expected ", shape_);
+    if (!op.tensor.is_same(t)) op.tensor = t;
+    op.will_resize = false;
+  }
+}
+
+void TensorIteratorBase::check_mem_overlap() const {
+  for (int o = 0; o < num_outputs_; ++o) {
+    const OperandInfo& out = operands_[static_cast<std::size_t>(o)];
+    const Tensor& t = out.tensor;
+    if (t.is_meta()) continue;
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      SOPS_CHECK_ARG(!(t.strides()[static_cast<std::size_t>(d)] == 0 &&
+                       t.sizes()[static_cast<std::size_t>(d)] > 1),
+                     out.name,
+                     "unsupported operation: more than one element of the written-to tensor "
+                     "refers to a single memory location; clone() it first");
+    }
+    if (!t.is_contiguous() || t.numel() == 0) continue;
+    const char* out_begin = static_cast<const char*>(t.const_data_ptr());
+    const char* out_end = out_begin + t.nbytes();
+    for (int i = num_outputs_; i < ntensors(); ++i) {
+      const Tensor& in = operands_[static_cast<std::size_t>(i)].tensor;
+      if (in.is_same(t) || !in.is_alias_of(t) || !in.is_contiguous() || in.numel() == 0) {
+        continue;
+      }
+      const char* in_begin = static_cast<const char*>(in.const_data_ptr());
+      const char* in_end = in_begin + in.nbytes();
+      const bool full = in_begin == out_begin && in_end == out_end;
+      const bool partial = !full && in_begin < out_end && out_begin < in_end;
+      SOPS_CHECK_ARG(!partial, out.name,
+                     "unsupported operation: some elements of the input tensor '",
+                     operand(i).name,
+                     "' and the written-to tensor refer to a single memory location; "
+                     "clone() it first");
+    }
+  }
+}
+
+void TensorIteratorBase::compute_loop_strides() {
+  const std::size_t ndim = shape_.size();
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  loop_shape_.resize(ndim);
+  loop_strides_.resize(ndim * nt);
+  for (std::size_t d = 0; d < ndim; ++d) loop_shape_[d] = shape_[ndim - 1 - d];
+  for (std::size_t arg = 0; arg < nt; ++arg) {
+    const Tensor& t = operands_[arg].tensor;
+    data_[arg] = static_cast<char*>(t.data_ptr());
+    const std::size_t tdim = static_cast<std::size_t>(t.dim());
+    const int64_t itemsize = static_cast<int64_t>(t.element_size());
+    for (std::size_t d = 0; d < ndim; ++d) {  // d: loop dim, innermost first
+      int64_t stride = 0;
+      if (d < tdim) {
+        const std::size_t td = tdim - 1 - d;
+        if (t.sizes()[td] != 1) stride = t.strides()[td] * itemsize;
+      }
+      loop_strides_[d * nt + arg] = stride;
+    }
+  }
+}
+
+void TensorIteratorBase::coalesce_dimensions() {
+  const std::size_t ndim = loop_shape_.size();
+  if (ndim <= 1) return;
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  auto stride = [&](std::size_t d, std::size_t arg) -> int64_t& {
+    return loop_strides_[d * nt + arg];
+  };
+  std::size_t prev = 0;
+  for (std::size_t d = 1; d < ndim; ++d) {
+    const int64_t shape0 = loop_shape_[prev];
+    const int64_t shape1 = loop_shape_[d];
+    bool can = shape0 == 1 || shape1 == 1;
+    if (!can) {
+      can = true;
+      for (std::size_t arg = 0; arg < nt && can; ++arg) {
+        can = shape0 * stride(prev, arg) == stride(d, arg);
+      }
+    }
+    if (can) {
+      if (shape0 == 1) {
+        for (std::size_t arg = 0; arg < nt; ++arg) stride(prev, arg) = stride(d, arg);
+      }
+      loop_shape_[prev] = shape0 * shape1;
+    } else {
+      ++prev;
+      if (prev != d) {
+        loop_shape_[prev] = loop_shape_[d];
+        for (std::size_t arg = 0; arg < nt; ++arg) stride(prev, arg) = stride(d, arg);
+      }
+    }
+  }
+  loop_shape_.resize(prev + 1);
+  loop_strides_.resize((prev + 1) * nt);
+}
+
+// ---------------------------------------------------------------------------------
+// Queries and iteration
+
+const OperandInfo& TensorIteratorBase::operand(int arg) const {
+  SOPS_CHECK(arg >= 0 && arg < ntensors(), "TensorIterator: operand ", arg,
+             " out of range (it has ", ntensors(), ")");
+  return operands_[static_cast<std::size_t>(arg)];
+}
+
+bool TensorIteratorBase::is_scalar(int arg) const {
+  operand(arg);
+  for (int64_t d = 0; d < loop_ndim(); ++d) {
+    if (loop_shape_[static_cast<std::size_t>(d)] != 1 && loop_stride(arg, d) != 0) return false;
+  }
+  return true;
+}
+
+bool TensorIteratorBase::is_cpu_scalar(int arg) const {
+  const Tensor& t = tensor(arg);
+  return t.is_cpu() && t.dim() == 0;
+}
+
+bool TensorIteratorBase::is_contiguous() const {
+  if (numel_ == 1) return true;
+  if (loop_ndim() != 1) return false;
+  for (int arg = 0; arg < ntensors(); ++arg) {
+    if (loop_stride(arg, 0) != static_cast<int64_t>(tensor(arg).element_size())) return false;
+  }
+  return true;
+}
+
+void TensorIteratorBase::for_each(loop1d_t loop) const {
+  if (numel_ == 0) return;
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  std::array<char*, kMaxOperands> ptrs = data_;
+  const std::size_t ndim = loop_shape_.size();
+  if (ndim == 0) {
+    static constexpr std::array<int64_t, kMaxOperands> kZeroStrides{};
+    loop(ptrs.data(), kZeroStrides.data(), 1);
+    return;
+  }
+  const int64_t* inner_strides = loop_strides_.data();
+  const int64_t inner = loop_shape_[0];
+  if (ndim == 1) {
+    loop(ptrs.data(), inner_strides, inner);
+    return;
+  }
+  DimVector counter(ndim, 0);
+  while (true) {
+    loop(ptrs.data(), inner_strides, inner);
+    std::size_t d = 1;
+    for (; d < ndim; ++d) {
+      const int64_t* strides = loop_strides_.data() + d * nt;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += strides[arg];
+      if (++counter[d] < loop_shape_[d]) break;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= strides[arg] * loop_shape_[d];
+      counter[d] = 0;
+    }
+    if (d == ndim) return;
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// TensorIterator
+
+void TensorIterator::set_output_raw_strided(int64_t output_idx, IntArrayRef sizes,
+                                            IntArrayRef strides_hint, TensorOptions options) {
+  const OperandInfo& op = operand(static_cast<int>(output_idx));
+  Tensor& slot = outputs_[static_cast<std::size_t>(output_idx)];
+  if (!op.tensor.defined()) {
+    slot = create_out(sizes, strides_hint, options);
+  } else {
+    resize_out(op.tensor, sizes, strides_hint, options, op.name);
+    slot = op.tensor;
+  }
+}
+
+const Tensor& TensorIterator::maybe_get_output(int64_t output_idx) {
+  SOPS_CHECK(output_idx >= 0 && output_idx < noutputs(), "TensorIterator: output ", output_idx,
+             " out of range");
+  return outputs_[static_cast<std::size_t>(output_idx)];
+}
+
+TensorIterator TensorIterator::binary_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+  TensorIterator iter;
+  iter.build_binary_op(out, a, b);
+  return iter;
+}
+
+TensorIterator TensorIterator::binary_float_op(const Tensor& out, const Tensor& a,
+                                               const Tensor& b) {
+  TensorIterator iter;
+  iter.build_binary_float_op(out, a, b);
+  return iter;
+}
+
+TensorIterator TensorIterator::comparison_op(const Tensor& out, const Tensor& a,
+                                             const Tensor& b) {
+  TensorIterator iter;
+  iter.build_comparison_op(out, a, b);
+  return iter;
+}
+
+TensorIterator TensorIterator::unary_op(const Tensor& out, const Tensor& a) {
+  TensorIterator iter;
+  iter.build_unary_op(out, a);
+  return iter;
+}
+
+TensorIterator TensorIterator::unary_float_op(const Tensor& out, const Tensor& a) {
+  TensorIterator iter;
+  iter.build_unary_float_op(out, a);
+  return iter;
+}
+
+}  // namespace sops

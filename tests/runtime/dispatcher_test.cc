@@ -1,0 +1,195 @@
+// The dispatcher: registration, key computation from arguments, fallback order,
+// fallthrough, and the errors a user sees.
+#include "runtime/dispatcher.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "runtime/device_guard.h"
+
+namespace {
+
+using sops::DispatchKey;
+using sops::RegisterFallthrough;
+using sops::RegisterKernel;
+using sops::RegisterOperator;
+using sops::Scalar;
+using sops::Tensor;
+
+using AddSig = std::string(const Tensor&, const Tensor&, const Scalar&);
+
+std::string cpu_kernel(const Tensor&, const Tensor&, const Scalar&) { return "cpu"; }
+std::string meta_kernel(const Tensor&, const Tensor&, const Scalar&) { return "meta"; }
+std::string common_kernel(const Tensor&, const Tensor&, const Scalar&) { return "common"; }
+std::string explicit_kernel(const Tensor&, const Tensor&, const Scalar&) { return "explicit"; }
+std::string implicit_kernel(const Tensor&, const Tensor&, const Scalar&) { return "implicit"; }
+
+const sops::TensorOptions kMetaOptions = sops::TensorOptions().device(sops::kMeta);
+
+TEST(Dispatcher, FindsOperatorsAndTheirSchema) {
+  RegisterOperator def("test_find.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+  auto op = sops::Dispatcher::singleton().find("test_find.Tensor");
+  EXPECT_EQ(op.name(), "test_find.Tensor");
+  EXPECT_EQ(op.schema(), "test_find.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+  EXPECT_TRUE(op.registered_keys().empty());
+  EXPECT_FALSE(sops::Dispatcher::singleton().try_find("test_find").has_value());
+  EXPECT_THROW(sops::Dispatcher::singleton().find("no_such_op"), sops::Error);
+}
+
+TEST(Dispatcher, CallsTheKernelOfTheArgumentsDevice) {
+  RegisterOperator def("test_device.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+  RegisterKernel cpu("test_device.Tensor", DispatchKey::CPU, &cpu_kernel);
+  RegisterKernel meta("test_device.Tensor", DispatchKey::Meta, &meta_kernel);
+  const auto op = sops::Dispatcher::singleton().find("test_device.Tensor").typed<AddSig>();
+  EXPECT_EQ(op.call(sops::empty({2}), sops::empty({2}), 1), "cpu");
+  EXPECT_EQ(op(sops::empty({2}, kMetaOptions), sops::empty({2}, kMetaOptions), 1), "meta");
+  EXPECT_EQ(op.call_for_backend(DispatchKey::Meta, sops::empty({1}), sops::empty({1}), 1), "meta");
+}
+
+TEST(Dispatcher, FallsBackThroughCommonThenCompositeKeys) {
+  RegisterKernel implicit("test_fallback", DispatchKey::CompositeImplicitAutograd,
+                          &implicit_kernel);
+  auto handle = sops::Dispatcher::singleton().find("test_fallback");
+  const auto op = handle.typed<AddSig>();
+  const Tensor m = sops::empty({1}, kMetaOptions);
+  EXPECT_EQ(op.call(m, m, 1), "implicit");
+  {
+    RegisterKernel explicit_("test_fallback", DispatchKey::CompositeExplicitAutograd,
+                             &explicit_kernel);
+    EXPECT_EQ(op.call(m, m, 1), "explicit");
+    {
+      RegisterKernel common("test_fallback", DispatchKey::Common, &common_kernel);
+      EXPECT_EQ(op.call(m, m, 1), "common");
+      EXPECT_EQ(handle.resolved_key(DispatchKey::CUDA), DispatchKey::Common);
+      {
+        RegisterKernel meta("test_fallback", DispatchKey::Meta, &meta_kernel);
+        EXPECT_EQ(op.call(m, m, 1), "meta");
+        EXPECT_EQ(op.call(sops::empty({1}), sops::empty({1}), 1), "common");  // cpu
+      }
+      EXPECT_EQ(op.call(m, m, 1), "common");  // deregistered again
+    }
+    EXPECT_EQ(op.call(m, m, 1), "explicit");
+  }
+  EXPECT_EQ(op.call(m, m, 1), "implicit");
+}
+
+TEST(Dispatcher, MissingKernelErrorListsWhatIsRegistered) {
+  RegisterKernel cpu("test_missing.Tensor", DispatchKey::CPU, &cpu_kernel);
+  RegisterKernel explicit_("test_missing.Tensor", DispatchKey::CompositeExplicitAutograd,
+                           &explicit_kernel);
+  RegisterFallthrough skip("test_missing.Tensor", DispatchKey::CompositeExplicitAutograd,
+                           DispatchKey::Meta);
+  const auto op = sops::Dispatcher::singleton().find("test_missing.Tensor").typed<AddSig>();
+  const Tensor m = sops::empty({1}, kMetaOptions);
+  try {
+    op.call(m, m, 1);
+    FAIL() << "no throw";
+  } catch (const sops::Error& e) {
+    EXPECT_EQ(e.op(), "test_missing.Tensor");
+    EXPECT_STREQ(e.what(), "test_missing.Tensor: no kernel for dispatch key Meta; registered: "
+                           "CPU, CompositeExplicitAutograd");
+  }
+}
+
+TEST(Dispatcher, FallthroughSkipsAKeyForOneBackend) {
+  RegisterKernel common("test_fallthrough", DispatchKey::Common, &common_kernel);
+  RegisterKernel explicit_("test_fallthrough", DispatchKey::CompositeExplicitAutograd,
+                           &explicit_kernel);
+  const auto op = sops::Dispatcher::singleton().find("test_fallthrough").typed<AddSig>();
+  const Tensor m = sops::empty({1}, kMetaOptions);
+  const Tensor c = sops::empty({1});
+  {
+    // The backend opts out of Common (the RFC's makeFallthrough).
+    RegisterFallthrough skip("test_fallthrough", DispatchKey::Common, DispatchKey::Meta);
+    EXPECT_EQ(op.call(m, m, 1), "explicit");
+    EXPECT_EQ(op.call(c, c, 1), "common");  // other backends unaffected
+  }
+  EXPECT_EQ(op.call(m, m, 1), "common");
+  {
+    // For every operator at once.
+    RegisterFallthrough skip_all("*", DispatchKey::Common, DispatchKey::CPU);
+    EXPECT_EQ(op.call(c, c, 1), "explicit");
+  }
+  EXPECT_EQ(op.call(c, c, 1), "common");
+}
+
+TEST(Dispatcher, MixedDevicesAreAnErrorNamingTheOperator) {
+  RegisterKernel cpu("test_mixed", DispatchKey::CPU, &cpu_kernel);
+  const auto op = sops::Dispatcher::singleton().find("test_mixed").typed<AddSig>();
+  try {
+    op.call(sops::empty({1}), sops::empty({1}, kMetaOptions), 1);
+    FAIL() << "no throw";
+  } catch (const sops::Error& e) {
+    EXPECT_STREQ(e.what(), "test_mixed: expected all tensors to be on the same device, but found "
+                           "tensors on cpu and meta");
+  }
+}
+
+Tensor factory(sops::IntArrayRef sizes, sops::TensorOptions options) {
+  return sops::empty(sizes, options);
+}
+std::string optional_kernel(const std::optional<Tensor>&, int64_t) { return "cpu"; }
+std::string optional_meta(const std::optional<Tensor>&, int64_t) { return "meta"; }
+
+TEST(Dispatcher, KeyComesFromOptionsOrOptionalTensorsToo) {
+  RegisterKernel cpu("test_factory", DispatchKey::CPU, &factory);
+  RegisterKernel meta("test_factory", DispatchKey::Meta, &factory);
+  const auto op = sops::Dispatcher::singleton()
+                      .find("test_factory")
+                      .typed<Tensor(sops::IntArrayRef, sops::TensorOptions)>();
+  EXPECT_TRUE(op.call({2, 2}, kMetaOptions).is_meta());
+  EXPECT_TRUE(op.call({2, 2}, sops::TensorOptions()).is_cpu());
+
+  RegisterKernel ocpu("test_optional", DispatchKey::CPU, &optional_kernel);
+  RegisterKernel ometa("test_optional", DispatchKey::Meta, &optional_meta);
+  const auto op2 = sops::Dispatcher::singleton()
+                       .find("test_optional")
+                       .typed<std::string(const std::optional<Tensor>&, int64_t)>();
+  EXPECT_EQ(op2.call(std::nullopt, 1), "cpu");  // no tensor: cpu
+  EXPECT_EQ(op2.call(sops::empty({1}, kMetaOptions), 1), "meta");
+}
+
+TEST(Dispatcher, DuplicateRegistrationIsAnError) {
+  RegisterKernel cpu("test_duplicate", DispatchKey::CPU, &cpu_kernel);
+  try {
+    RegisterKernel again("test_duplicate", DispatchKey::CPU, &meta_kernel);
+    FAIL() << "no throw";
+  } catch (const sops::Error& e) {
+    EXPECT_STREQ(e.what(), "test_duplicate: a kernel for dispatch key CPU is registered twice");
+  }
+  RegisterOperator def("test_duplicate_def(Tensor self) -> Tensor");
+  EXPECT_THROW(RegisterOperator("test_duplicate_def(Tensor self) -> Tensor"), sops::Error);
+}
+
+TEST(Dispatcher, SignatureMismatchIsAnError) {
+  RegisterKernel cpu("test_signature", DispatchKey::CPU, &cpu_kernel);
+  auto handle = sops::Dispatcher::singleton().find("test_signature");
+  EXPECT_THROW(handle.typed<std::string(const Tensor&)>(), sops::Error);
+  EXPECT_NO_THROW(handle.typed<AddSig>());
+  EXPECT_THROW(RegisterKernel("test_signature", DispatchKey::Meta, &factory), sops::Error);
+}
+
+TEST(Dispatcher, ListsOperatorsSorted) {
+  RegisterOperator b("test_list_b(Tensor self) -> Tensor");
+  RegisterOperator a("test_list_a(Tensor self) -> Tensor");
+  const auto names = sops::Dispatcher::singleton().operator_names();
+  const auto ia = std::find(names.begin(), names.end(), "test_list_a");
+  const auto ib = std::find(names.begin(), names.end(), "test_list_b");
+  ASSERT_NE(ia, names.end());
+  ASSERT_NE(ib, names.end());
+  EXPECT_LT(ia, ib);
+}
+
+TEST(DispatchKey, NamesRoundTrip) {
+  for (int i = 0; i < sops::kNumDispatchKeys; ++i) {
+    const auto k = static_cast<DispatchKey>(i);
+    EXPECT_EQ(sops::parse_dispatch_key(sops::to_string(k)), k);
+  }
+  EXPECT_FALSE(sops::parse_dispatch_key("XLA").has_value());
+  EXPECT_EQ(sops::backend_key(sops::kMeta), DispatchKey::Meta);
+}
+
+}  // namespace
