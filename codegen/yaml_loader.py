@@ -15,9 +15,33 @@ import yaml
 from codegen.diagnostics import Diagnostics, Position
 
 try:
-    _Loader = yaml.CSafeLoader
+    _Base = yaml.CSafeLoader
 except AttributeError:  # PyYAML without libyaml
-    _Loader = yaml.SafeLoader  # type: ignore[misc]
+    _Base = yaml.SafeLoader  # type: ignore[misc]
+
+
+class _Loader(_Base):  # type: ignore[misc,valid-type]
+    """The safe loader, with a shortcut for the common case of tag resolution.
+
+    A plain scalar whose first character starts none of YAML's implicit types
+    (bool, int, float, null, ...) is a string; only the others need the regexes.
+    Quoted scalars are strings; mappings and sequences are what they are.
+    """
+
+    _implicit_first = frozenset(k for k in _Base.yaml_implicit_resolvers if k)
+
+    def resolve(self, kind, value, implicit):  # type: ignore[override]
+        if kind is yaml.ScalarNode:
+            if not implicit[0]:
+                if implicit[1]:
+                    return "tag:yaml.org,2002:str"
+            elif value and value[0] not in self._implicit_first:
+                return "tag:yaml.org,2002:str"
+        elif kind is yaml.MappingNode:
+            return "tag:yaml.org,2002:map"
+        elif kind is yaml.SequenceNode:
+            return "tag:yaml.org,2002:seq"
+        return super().resolve(kind, value, implicit)
 
 Node = yaml.Node
 MappingNode = yaml.MappingNode
@@ -121,7 +145,7 @@ def text_column(node: ScalarNode, offset: int) -> int | None:
     start, end = node.start_mark, node.end_mark
     if start.line != end.line:
         return None
-    if node.style is None:  # plain scalar: the text is the file's text
+    if not node.style:  # plain scalar (None, or '' from libyaml): the text is the file's text
         return start.column + offset
     if node.style in ("'", '"'):
         if "\\" in node.value or "'" in node.value or '"' in node.value:

@@ -10,8 +10,7 @@ that accepts any spacing and pinpoints mistakes.  Both build the same objects.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from codegen.model.types import (
     Annotation,
@@ -50,10 +49,13 @@ class Argument:
     type: Type
     default: str | None  # the default's text, exactly as written
     annotation: Annotation | None
+    # `Type name`, without annotation and default: what overloads are told apart by.
+    signature_text: str = field(init=False, repr=False, compare=False)
+    is_write: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_write(self) -> bool:
-        return self.annotation is not None and self.annotation.is_write
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "signature_text", f"{self.type} {self.name}")
+        object.__setattr__(self, "is_write", self.annotation is not None and self.annotation.is_write)
 
     def __str__(self) -> str:
         s = _with_annotation(str(self.type), self.annotation) + " " + self.name
@@ -65,6 +67,10 @@ class Return:
     name: str | None
     type: Type
     annotation: Annotation | None
+    type_text: str = field(init=False, repr=False, compare=False)  # str(type), kept: grouping uses it
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "type_text", str(self.type))
 
     @property
     def is_write(self) -> bool:
@@ -80,7 +86,7 @@ TENSOR_OPTIONS = (("dtype", "ScalarType"), ("layout", "Layout"), ("device", "Dev
                   ("pin_memory", "bool"))
 
 
-def _is_tensor_option(a: Argument, name: str, base: str) -> bool:
+def is_tensor_option(a: Argument, name: str, base: str) -> bool:
     t = a.type
     if isinstance(t, OptionalType):
         t = t.elem
@@ -92,13 +98,32 @@ class Arguments:
     positional: tuple[Argument, ...]
     kwarg_only: tuple[Argument, ...]  # keyword-only arguments that are not out arguments
     out: tuple[Argument, ...]  # keyword-only, written (`(a!)`) arguments, last
+    # Derived from the above when constructed.
+    self_index: int | None = field(init=False, repr=False, compare=False)
+    tensor_options_index: int | None = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def self_index(self) -> int | None:
+    def __post_init__(self) -> None:
+        setattr_ = object.__setattr__
+        self_index = None
         for i, a in enumerate(self.positional):
             if a.name == "self":
-                return i
-        return None
+                self_index = i
+                break
+        setattr_(self, "self_index", self_index)
+        # Index in kwarg_only of `dtype, layout, device, pin_memory`, when they appear together.
+        to = None
+        kw = self.kwarg_only
+        for i in range(len(kw) - 3):
+            if kw[i].name == "dtype" and all(
+                    is_tensor_option(kw[i + j], n, b) for j, (n, b) in enumerate(TENSOR_OPTIONS)):
+                to = i
+                break
+        setattr_(self, "tensor_options_index", to)
+
+    @property
+    def flat_all(self) -> tuple[Argument, ...]:
+        """Every argument, in schema order: positional, keyword-only, out."""
+        return self.positional + self.kwarg_only + self.out
 
     @property
     def self_arg(self) -> Argument | None:
@@ -115,15 +140,6 @@ class Arguments:
         i = self.self_index
         return self.positional if i is None else self.positional[i + 1:]
 
-    @cached_property
-    def tensor_options_index(self) -> int | None:
-        """Index in kwarg_only of `dtype, layout, device, pin_memory` when they appear together."""
-        kw = self.kwarg_only
-        for i in range(len(kw) - 3):
-            if all(_is_tensor_option(kw[i + j], n, b) for j, (n, b) in enumerate(TENSOR_OPTIONS)):
-                return i
-        return None
-
     @property
     def non_tensor_options_kwarg_only(self) -> tuple[Argument, ...]:
         i = self.tensor_options_index
@@ -132,10 +148,6 @@ class Arguments:
     @property
     def flat_non_out(self) -> tuple[Argument, ...]:
         return self.positional + self.kwarg_only
-
-    @cached_property
-    def flat_all(self) -> tuple[Argument, ...]:
-        return self.positional + self.kwarg_only + self.out
 
     def has_tensor_arg(self) -> bool:
         return any(a.type.is_tensor_like() for a in self.flat_non_out)
@@ -242,11 +254,20 @@ class OperatorName:
 
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_OVERLOAD_RE = re.compile(r"[A-Za-z0-9_]+\Z")
+
+
+_OPERATOR_NAME_RE = re.compile(
+    r"(?:([A-Za-z_][A-Za-z0-9_]*)::)?([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\Z")
 
 
 def parse_operator_name(text: str, offset: int = 0) -> OperatorName:
     """Parse `[ns::]name[.overload]`; `offset` is where `text` starts in the schema."""
+    m = _OPERATOR_NAME_RE.match(text)
+    if m is not None:
+        namespace, name, overload = m.groups()
+        at = offset if namespace is None else offset + len(namespace) + 2
+        return OperatorName(namespace, parse_base_operator_name(name, at), overload or "")
+    # Not well formed: find the first mistake.
     namespace = None
     rest, rest_at = text, offset
     if "::" in text:
@@ -263,17 +284,18 @@ def parse_operator_name(text: str, offset: int = 0) -> OperatorName:
         raise SchemaError(f"invalid operator name `{name}`", rest_at,
                           "an operator name is an identifier (letters, digits, `_`), optionally"
                           " followed by `.overload`; nested namespaces are not supported")
-    if dot and not _OVERLOAD_RE.match(overload):
-        raise SchemaError(f"invalid overload name `{overload}`", rest_at + len(name) + 1,
-                          "an overload name is made of letters, digits and `_`, e.g. `add.Tensor`")
-    return OperatorName(namespace, parse_base_operator_name(name, rest_at), overload)
+    raise SchemaError(f"invalid overload name `{overload}`", rest_at + len(name) + 1,
+                      "an overload name is made of letters, digits and `_`, e.g. `add.Tensor`")
+
+
+_DUNDER_RE = re.compile(r"__([^_]+)__\Z")
 
 
 def parse_base_operator_name(op: str, offset: int = 0) -> BaseOperatorName:
     if op.endswith("_out"):
         raise SchemaError(f"operator name `{op}` ends in `_out`, which is reserved", offset,
                           f"make the out= variant an overload instead: `{op[:-4]}.out`")
-    m = re.match(r"__([^_]+)__\Z", op)
+    m = _DUNDER_RE.match(op) if op.startswith("__") else None
     if m is not None:
         base = m.group(1)
         inplace = base.startswith("i") and base[1:] in AUGMENTED_ASSIGNMENT_NAMES
@@ -302,6 +324,13 @@ class FunctionSchema:
     name: OperatorName
     arguments: Arguments
     returns: tuple[Return, ...]
+    # Derived when constructed: every schema is classified and grouped.
+    kind: str = field(init=False, repr=False, compare=False)  # FUNCTIONAL, INPLACE, ...
+    group_key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", self._kind())
+        object.__setattr__(self, "group_key", self._group_key())
 
     @staticmethod
     def parse(text: str) -> FunctionSchema:
@@ -315,8 +344,7 @@ class FunctionSchema:
     def is_out_fn(self) -> bool:
         return bool(self.arguments.out)
 
-    @cached_property
-    def kind(self) -> str:
+    def _kind(self) -> str:
         if self.name.name.inplace:
             return INPLACE
         out = self.arguments.out
@@ -328,25 +356,26 @@ class FunctionSchema:
             return MUTABLE
         return FUNCTIONAL
 
-    @cached_property
-    def group_key(self) -> tuple:
+    def _group_key(self) -> str:
         """What variants (functional/inplace/mutable/out) of one operator have in common.
 
         The base name without inplace/`_functional`, the non-out arguments without
         annotations, defaults and tensor options, and the returns without names and
-        annotations plus one per written input that is not returned.
+        annotations plus one per written input that is not returned.  (A string: it is
+        hashed and compared often, and is cheap to keep.)
         """
         args = self.arguments
         returns = self.returns
         written = [a for a in ((args.self_arg,) if args.self_arg is not None else ()) + args.out
                    + args.post_self_positional
                    if a.is_write and all(a.annotation != r.annotation for r in returns)]
-        return (
-            self.name.effective_namespace, self.name.name.base, self.name.name.dunder_method,
-            tuple((a.name, a.type) for a in args.positional),
-            tuple((a.name, a.type) for a in args.non_tensor_options_kwarg_only),
-            tuple(r.type for r in returns) + tuple(a.type for a in written),
-        )
+        name = self.name
+        return "|".join((
+            name.effective_namespace, name.name.base, "dunder" if name.name.dunder_method else "",
+            ", ".join([a.signature_text for a in args.positional]),
+            ", ".join([a.signature_text for a in args.non_tensor_options_kwarg_only]),
+            ", ".join([r.type_text for r in returns] + [str(a.type) for a in written]),
+        ))
 
     def __str__(self) -> str:
         if len(self.returns) == 1:
@@ -477,12 +506,3 @@ def _fast_return(piece: str) -> Return | None:
     r = Return(name, typed[0], typed[1])
     return r if str(r) == piece else None
 
-
-def is_plain_tensor(t: Type) -> bool:
-    return t == TENSOR
-
-
-__all__ = [
-    "Annotation", "Argument", "Arguments", "BaseOperatorName", "FunctionSchema", "ListType",
-    "OperatorName", "OptionalType", "Return", "SchemaError", "SchemaParser", "Type",
-]

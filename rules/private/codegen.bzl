@@ -1,9 +1,21 @@
 """The generator action: one run of //codegen:generate per library, every output declared."""
 
-# The files one generator run writes, in the library's own directory. They are fixed,
-# so they are declared at analysis time from the attributes alone.
-GENERATED_HEADERS = ["Operators.h"]
-GENERATED_SOURCES = ["Operators.cpp"]
+# The generated files, as codegen/dest/files.py names them (the generator checks that
+# the two lists agree): fixed headers and sources, a static entry-point header per
+# backend and Meta, and `shards` registration files per family of dispatch keys.
+_HEADERS = ["Types.h", "Operators.h", "NativeMetaFunctions.h", "NativeFunctions.h", "Functions.h"]
+_SOURCES = ["Operators.cpp", "Functions.cpp"]
+
+def generated_headers(backends):
+    return _HEADERS + ["%sFunctions.h" % key for key in backends + ["Meta"]]
+
+def generated_sources(backends, shards):
+    families = backends + ["Meta", "Common", "Composite"]
+    return _SOURCES + [
+        "Register%s_%d.cpp" % (family, shard)
+        for family in families
+        for shard in range(shards)
+    ]
 
 StructuredOpsSourcesInfo = provider(
     doc = "The C++ sources that the generator wrote for one operator library.",
@@ -15,11 +27,14 @@ StructuredOpsSourcesInfo = provider(
 )
 
 def _structured_ops_codegen_impl(ctx):
+    if ctx.attr.shards < 1:
+        fail("shards must be at least 1, got %d" % ctx.attr.shards)
+
     def declare(names):
         return [ctx.actions.declare_file("%s/%s" % (ctx.attr.library, n)) for n in names]
 
-    headers = declare(GENERATED_HEADERS)
-    sources = declare(GENERATED_SOURCES)
+    headers = declare(generated_headers(ctx.attr.backends))
+    sources = declare(generated_sources(ctx.attr.backends, ctx.attr.shards))
     outputs = headers + sources
 
     args = ctx.actions.args()
@@ -27,13 +42,20 @@ def _structured_ops_codegen_impl(ctx):
     args.set_param_file_format("multiline")
     args.add("--yaml", ctx.file.yaml)
     args.add("--yaml-label", ctx.file.yaml.short_path)
+    inputs = [ctx.file.yaml]
+    if ctx.file.tags_yaml:
+        args.add("--tags", ctx.file.tags_yaml)
+        inputs.append(ctx.file.tags_yaml)
     args.add("--namespace", ctx.attr.cpp_namespace)
+    args.add("--include-prefix", ctx.attr.library)
+    args.add_joined("--backends", ctx.attr.backends, join_with = ",")
+    args.add("--shards", str(ctx.attr.shards))
     args.add_all(outputs)
 
     ctx.actions.run(
         executable = ctx.executable._generator,
         arguments = [args],
-        inputs = [ctx.file.yaml],
+        inputs = inputs,
         outputs = outputs,
         mnemonic = "StructuredOpsGen",
         progress_message = "Generating operators of %{label} from " + ctx.file.yaml.short_path,
@@ -56,13 +78,25 @@ structured_ops_codegen = rule(
     implementation = _structured_ops_codegen_impl,
     doc = "Runs the structured_ops generator over one native_functions.yaml.",
     attrs = {
+        "backends": attr.string_list(
+            default = ["CPU"],
+            doc = "Backend dispatch keys whose kernels the library registers (e.g. CPU, CUDA).",
+        ),
         "cpp_namespace": attr.string(
             mandatory = True,
             doc = "C++ namespace of the generated code, e.g. `my_ops` or `acme::ops`.",
         ),
         "library": attr.string(
             mandatory = True,
-            doc = "Directory (under this package's output) that receives the files.",
+            doc = "Directory (under this package's output) that receives the files; also the include prefix.",
+        ),
+        "shards": attr.int(
+            default = 1,
+            doc = "Registration files per family of dispatch keys (operators are spread by a stable hash).",
+        ),
+        "tags_yaml": attr.label(
+            allow_single_file = [".yaml", ".yml"],
+            doc = "The tags.yaml that the yaml's `tags:` must come from (optional).",
         ),
         "yaml": attr.label(
             mandatory = True,

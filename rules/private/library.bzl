@@ -6,21 +6,31 @@ load(":codegen.bzl", "structured_ops_codegen")
 def structured_ops_library(
         name,
         yaml,
+        backends = ["CPU"],
+        srcs = [],
         cpp_namespace = None,
+        tags_yaml = None,
+        shards = 1,
         deps = [],
         visibility = None,
         **kwargs):
     """Declares the operators of `yaml` as a C++ library.
 
     Generates the operator sources from `yaml` (one generator action), then compiles
-    them into `cc_library(name)`. The generated headers are included as
-    `#include "<name>/Operators.h"`, wherever the package is.
+    them, with the kernels in `srcs`, into `cc_library(name)`. The generated headers
+    are included as `#include "<name>/Functions.h"` (the dispatcher API),
+    `"<name>/CPUFunctions.h"` (static entry points), `"<name>/NativeFunctions.h"`
+    (what kernel authors implement), wherever the package is.
 
     Args:
-      name: name of the cc_library; the generated files go to `<package>/<name>/`.
+      name: name of the cc_library; also the include prefix of the generated headers.
       yaml: label of the native_functions.yaml.
+      backends: backend dispatch keys whose kernels are registered (CPU, CUDA).
+      srcs: the meta functions and kernels (C++ sources that include the generated headers).
       cpp_namespace: C++ namespace of the generated code; defaults to `name`.
-      deps: more cc_library dependencies of the generated code.
+      tags_yaml: label of the tags.yaml that `tags:` entries must come from.
+      shards: registration files per family of dispatch keys.
+      deps: more cc_library dependencies of the kernels.
       visibility: visibility of the cc_library.
       **kwargs: passed to the cc_library (copts, tags, target_compatible_with, ...).
     """
@@ -28,10 +38,12 @@ def structured_ops_library(
     structured_ops_codegen(
         name = codegen,
         yaml = yaml,
+        tags_yaml = tags_yaml,
         library = name,
+        backends = backends,
+        shards = shards,
         cpp_namespace = cpp_namespace or name,
         visibility = ["//visibility:private"],
-        tags = kwargs.get("tags"),
     )
     for group in ["headers", "sources"]:
         native.filegroup(
@@ -43,11 +55,13 @@ def structured_ops_library(
     cc_library(
         name = name,
         hdrs = [":%s_headers" % name],
-        srcs = [":%s_sources" % name],
-        # `<name>/Operators.h` from any package (Bazel adds a virtual include dir).
+        srcs = [":%s_sources" % name] + srcs,
+        # `<name>/Functions.h` from any package (Bazel adds a virtual include dir).
         strip_include_prefix = name,
         include_prefix = name,
-        deps = deps,
+        # Kernels register themselves from static initializers: keep every object.
+        alwayslink = True,
+        deps = [Label("//runtime")] + deps,
         visibility = visibility,
         **kwargs
     )

@@ -35,4 +35,4 @@ def test_example_workspace_builds_and_tests_against_this_module(tmp_path):
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-4000:]
     assert "//:my_ops_test" in output and "PASSED" in output
-    assert "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)" in output
+    assert "gelu([1, -1]) = [0.841345, -0.158655]" in output

@@ -1,0 +1,1 @@
+"""Translation of the model into C++ signatures (one module per C++ API)."""

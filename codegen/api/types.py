@@ -1,0 +1,130 @@
+"""C++ types and bindings, as the generated code spells them.
+
+Our runtime types (Tensor, Scalar, IntArrayRef, ...) are written unqualified: the
+generated code lives inside the library's own namespace, which provides them.
+Standard types are fully qualified (`::std::optional<int64_t>`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class CType:
+    def cpp(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.cpp()
+
+
+@dataclass(frozen=True)
+class BaseCType(CType):
+    name: str
+
+    def cpp(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ConstRefCType(CType):
+    elem: CType
+
+    def cpp(self) -> str:
+        return f"const {self.elem.cpp()} &"
+
+
+@dataclass(frozen=True)
+class MutRefCType(CType):
+    elem: CType
+
+    def cpp(self) -> str:
+        return f"{self.elem.cpp()} &"
+
+
+@dataclass(frozen=True)
+class OptionalCType(CType):
+    elem: CType
+
+    def cpp(self) -> str:
+        return f"::std::optional<{self.elem.cpp()}>"
+
+
+@dataclass(frozen=True)
+class ArrayRefCType(CType):
+    elem: CType
+
+    def cpp(self) -> str:
+        return f"ArrayRef<{self.elem.cpp()}>"
+
+
+@dataclass(frozen=True)
+class VectorCType(CType):
+    elem: CType
+
+    def cpp(self) -> str:
+        return f"::std::vector<{self.elem.cpp()}>"
+
+
+@dataclass(frozen=True)
+class ArrayCType(CType):
+    elem: CType
+    size: int
+
+    def cpp(self) -> str:
+        return f"::std::array<{self.elem.cpp()},{self.size}>"
+
+
+@dataclass(frozen=True)
+class TupleCType(CType):
+    elems: tuple[CType, ...]
+
+    def cpp(self) -> str:
+        return f"::std::tuple<{','.join(e.cpp() for e in self.elems)}>"
+
+
+TENSOR = BaseCType("Tensor")
+SCALAR = BaseCType("Scalar")
+VOID = BaseCType("void")
+INT64 = BaseCType("int64_t")
+SYMINT = BaseCType("SymInt")
+BOOL = BaseCType("bool")
+INT_ARRAY_REF = BaseCType("IntArrayRef")
+SYMINT_ARRAY_REF = BaseCType("SymIntArrayRef")
+OPTIONAL_INT_ARRAY_REF = BaseCType("OptionalIntArrayRef")
+OPTIONAL_SYMINT_ARRAY_REF = BaseCType("OptionalSymIntArrayRef")
+
+# Schema base types that are passed by value, and their C++ type.
+VALUE_TYPES = {
+    "int": INT64,
+    "float": BaseCType("double"),
+    "bool": BOOL,
+    "str": BaseCType("::std::string_view"),
+    "SymBool": BaseCType("SymBool"),
+    "ScalarType": BaseCType("ScalarType"),
+    "Layout": BaseCType("Layout"),
+    "Device": BaseCType("Device"),
+    "DeviceIndex": BaseCType("DeviceIndex"),
+    "MemoryFormat": BaseCType("MemoryFormat"),
+    "QScheme": BaseCType("QScheme"),
+    "Generator": BaseCType("Generator"),
+    "Storage": BaseCType("Storage"),
+    "Stream": BaseCType("Stream"),
+    "DimVector": BaseCType("DimVector"),
+    "GraphModule": BaseCType("GraphModule"),
+}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One C++ parameter: `type name = default`."""
+
+    name: str
+    type: CType
+    default: str | None = None
+
+    def decl(self, with_default: bool = True) -> str:
+        s = f"{self.type.cpp()} {self.name}"
+        if with_default and self.default is not None:
+            s += f"={self.default}"
+        return s

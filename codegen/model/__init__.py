@@ -1,0 +1,1 @@
+"""The data model of native_functions.yaml: schemas, entries, groups, autogen."""
