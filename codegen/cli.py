@@ -4,7 +4,8 @@
     python3 -m codegen signatures FILE [--tags TAGS] --json
 
 Diagnostics go to stderr as `FILE:LINE:COL: error: ...` with a hint line; the exit
-status is 1 when there is any error, 2 for a bad command line.  Also usable as a
+status is 1 when there is any error, 2 for a bad command line (or an internal error,
+reported the same way; CODEGEN_TRACEBACK=1 shows its traceback).  Also usable as a
 Bazel py_binary whose main is this file.
 """
 
@@ -62,6 +63,18 @@ def summary(parsed: NativeYaml) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except Exception as e:  # a bug of ours, never the user's mistake: still no traceback
+        if os.environ.get("CODEGEN_TRACEBACK"):
+            raise
+        print(f"{args.file}:1:1: error: internal error of the generator: {type(e).__name__}: {e}\n"
+              "  hint: this is a bug in structured_ops, not in your file; please report it "
+              "(CODEGEN_TRACEBACK=1 shows the traceback)", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     parsed = load_native_yaml(args.file, args.tags)
     _report(parsed, args.no_warnings)
     if parsed.diagnostics.has_errors():

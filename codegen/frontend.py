@@ -21,7 +21,7 @@ from codegen.model.entry import NativeFunction
 from codegen.model.entry_parser import EntryParser
 from codegen.model.groups import NativeFunctionsGroup, group_functions, pre_group
 from codegen.model.tags import load_tags
-from codegen.validate import check_entry, check_file, check_schema
+from codegen.validate import check_entry, check_file, check_schema, remove_duplicates
 from codegen.yaml_loader import NULL_TAG, ScalarNode, SequenceNode, compose, describe, position, read_text
 
 TAGS_FILE = "tags.yaml"
@@ -99,13 +99,14 @@ def _load(path: str, tags_path: str | None) -> NativeYaml:
     for f in written:
         check_schema(f, diags)
         check_entry(f, valid_tags, diags)
+    written = remove_duplicates(written, diags)
 
     generated = autogen.generate(pre_group(written))
     functions = written + generated
     pre_groups = pre_group(functions)
     groups = group_functions(pre_groups)
-    check_file(functions, pre_groups, groups, diags)
-    for f in written:
+    check_file(functions, pre_groups, groups, diags, parser.unparsed)
+    for f in functions:
         f.source.release()  # lets the YAML node tree go
     result.functions = functions
     result.groups = groups

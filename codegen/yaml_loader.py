@@ -14,6 +14,12 @@ import yaml
 
 from codegen.diagnostics import Diagnostics, Position
 
+STR_TAG = "tag:yaml.org,2002:str"
+BOOL_TAG = "tag:yaml.org,2002:bool"
+INT_TAG = "tag:yaml.org,2002:int"
+FLOAT_TAG = "tag:yaml.org,2002:float"
+NULL_TAG = "tag:yaml.org,2002:null"
+
 try:
     _Base = yaml.CSafeLoader
 except AttributeError:  # PyYAML without libyaml
@@ -23,36 +29,37 @@ except AttributeError:  # PyYAML without libyaml
 class _Loader(_Base):  # type: ignore[misc,valid-type]
     """The safe loader, with a shortcut for the common case of tag resolution.
 
-    A plain scalar whose first character starts none of YAML's implicit types
-    (bool, int, float, null, ...) is a string; only the others need the regexes.
-    Quoted scalars are strings; mappings and sequences are what they are.
+    A plain scalar that starts with a letter is a string unless it is one of YAML's
+    boolean or null words; a quoted scalar is a string; mappings and sequences are
+    what they are.  Everything else (numbers, `~`, ...) goes through the regexes.
     """
-
-    _implicit_first = frozenset(k for k in _Base.yaml_implicit_resolvers if k)
 
     def resolve(self, kind, value, implicit):  # type: ignore[override]
         if kind is yaml.ScalarNode:
-            if not implicit[0]:
-                if implicit[1]:
-                    return "tag:yaml.org,2002:str"
-            elif value and value[0] not in self._implicit_first:
-                return "tag:yaml.org,2002:str"
+            if implicit[0]:
+                if value[:1].isalpha():
+                    if value in _BOOL_WORDS:
+                        return BOOL_TAG
+                    if value in _NULL_WORDS:
+                        return NULL_TAG
+                    return STR_TAG
+            elif implicit[1]:
+                return STR_TAG
         elif kind is yaml.MappingNode:
             return "tag:yaml.org,2002:map"
         elif kind is yaml.SequenceNode:
             return "tag:yaml.org,2002:seq"
         return super().resolve(kind, value, implicit)
 
+
+_BOOL_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF".split())
+_NULL_WORDS = frozenset(("null", "Null", "NULL"))
+
 Node = yaml.Node
 MappingNode = yaml.MappingNode
 SequenceNode = yaml.SequenceNode
 ScalarNode = yaml.ScalarNode
 
-STR_TAG = "tag:yaml.org,2002:str"
-BOOL_TAG = "tag:yaml.org,2002:bool"
-INT_TAG = "tag:yaml.org,2002:int"
-FLOAT_TAG = "tag:yaml.org,2002:float"
-NULL_TAG = "tag:yaml.org,2002:null"
 
 
 def read_text(path: str, diags: Diagnostics) -> str | None:

@@ -14,6 +14,7 @@
 #include "runtime/half.h"
 #include "runtime/irange.h"
 #include "runtime/meta_base.h"
+#include "runtime/native_types.h"
 #include "runtime/scalar.h"
 #include "runtime/scalar_type.h"
 #include "runtime/small_vector.h"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import string
 
 from codegen.model.dispatch import BackendMetadata, COMPOSITE_EXPLICIT
-from codegen.model.entry import NativeFunction, cpp_name
+from codegen.model.entry import SET_, NativeFunction, cpp_name
 from codegen.model.groups import PreGroup
 from codegen.model.schema import (
     FUNCTIONAL,
@@ -31,8 +31,6 @@ from codegen.model.schema import (
 from codegen.model.tags import GENERATED_TAG, INPLACE_TAG, OUT_TAG
 from codegen.model.types import TENSOR, Annotation
 
-# `set_` is an inplace view, but autogen treats it as an ordinary inplace operator.
-_NOT_A_VIEW_FOR_AUTOGEN = "set_"
 # Tags a generated variant inherits from its base.
 _INHERITED_TAGS = frozenset(("nondeterministic_seeded", "view_copy", "pt2_compliant_tag"))
 ONLY_OUT = "it only has an out= variant"
@@ -44,7 +42,7 @@ def skip_reason(d: dict[str, NativeFunction]) -> str | None:
     fs = list(d.values())
     if all(f.manual_cpp_binding for f in fs):
         return "its variants use `manual_cpp_binding`"
-    if any(f.is_view_op and str(f.func.name.name) != _NOT_A_VIEW_FOR_AUTOGEN for f in fs):
+    if any(f.is_view_op and str(f.func.name.name) != SET_ for f in fs):
         return "it is a view operator"
     if all(f.has_composite_implicit_autograd_kernel for f in fs) and not any("core" in f.tags for f in fs):
         return COMPOSITE_IMPLICIT_SKIP

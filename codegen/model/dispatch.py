@@ -28,7 +28,7 @@ SUPPORTED_KEYS = (
     "Meta", "SparseMeta", "SparseCsrMeta", "QuantizedMeta", "NestedTensorMeta",
     "ZeroTensor", "MTIA",
 ) + COMPOSITE_KEYS
-_SUPPORTED = frozenset(SUPPORTED_KEYS)
+SUPPORTED_KEY_SET = frozenset(SUPPORTED_KEYS)
 
 _BACKENDS = ("CPU", "CUDA", "HIP", "XLA", "MTIA", "MPS", "IPU", "XPU", "HPU", "VE", "Lazy", "Meta",
              "PrivateUse1", "PrivateUse2", "PrivateUse3")
@@ -47,10 +47,6 @@ KNOWN_KEYS = frozenset(
 STRUCTURED_KEYS = frozenset(("CPU", "CUDA", "MPS", "XPU", "MTIA"))
 # Keys whose kernels `ufunc_inner_loop` generates.
 UFUNC_KEYS = ("CPU", "CUDA")
-
-
-def is_supported(key: str) -> bool:
-    return key in _SUPPORTED
 
 
 @dataclass(frozen=True, slots=True)

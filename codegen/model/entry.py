@@ -177,8 +177,10 @@ class NativeFunction:
 
 
 # `resize_` and `resize_as_` carry the inplace_view tag but are handled as ordinary
-# inplace operators (they have functional `resize` variants), as torchgen does.
+# inplace operators (they have functional `resize` variants), as torchgen does; so are
+# all overloads of `set_` by autogen and by the inplace_view naming rule.
 INPLACE_VIEWS_TREATED_AS_INPLACE = frozenset(("resize_", "resize_as_"))
+SET_ = "set_"
 
 
 def cpp_name(func: FunctionSchema) -> str:

@@ -14,8 +14,10 @@ from codegen.diagnostics import Diagnostics
 from codegen.model.dispatch import (
     BackendMetadata,
     COMPOSITE_IMPLICIT,
+    DEFAULT_KERNEL_NAMESPACE,
     KNOWN_KEYS,
     STRUCTURED_KEYS,
+    SUPPORTED_KEY_SET,
     SUPPORTED_KEYS,
     UFUNC_KEYS,
     split_kernel_name,
@@ -68,7 +70,6 @@ _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KERNEL_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*){0,3}\Z")
 _FUNCTION_ONLY = frozenset((FUNCTION,))
 _NOTHING: frozenset[str] = frozenset()
-_SUPPORTED = frozenset(SUPPORTED_KEYS)
 _UFUNC_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*\Z")
 
 
@@ -88,12 +89,22 @@ class EntryParser:
         self.valid_tags = valid_tags
         self.schemas = SchemaParser()
         self._shared: dict = {}
+        # Names of entries whose schema had a mistake: not reported again as missing.
+        self.unparsed: set[str] = set()
         self.variant_sets: dict[str, frozenset[str]] = {}
         self.kernels: dict[tuple[str, bool, str], BackendMetadata] = {}
 
     def shared(self, value):
-        """One object per distinct value (tag sets, kernels...): thousands of entries repeat them."""
+        """One object per distinct value (tag sets...): thousands of entries repeat them."""
         return self._shared.setdefault(value, value)
+
+    def kernel(self, name: str, structured: bool, namespace: str = DEFAULT_KERNEL_NAMESPACE) -> BackendMetadata:
+        """One BackendMetadata per distinct kernel."""
+        ident = (name, structured, namespace)
+        metadata = self.kernels.get(ident)
+        if metadata is None:
+            metadata = self.kernels[ident] = BackendMetadata(name, structured, namespace)
+        return metadata
 
     def parse(self, node: Node) -> NativeFunction | None:
         if not isinstance(node, MappingNode):
@@ -194,6 +205,7 @@ class _EntryBuilder:
             func, canonical = self.p.schemas.parse(func_text)
         except SchemaError as e:
             diags.error(src.in_value("func", e.offset), e.message, e.hint)
+            self.p.unparsed.add(func_text.split("(", 1)[0].strip())
             return None
         if not canonical:
             diags.warning(src.value("func"), "the schema is not written in canonical form",
@@ -219,9 +231,9 @@ class _EntryBuilder:
                                 f"`{key}` is given a kernel although `ufunc_inner_loop` generates it",
                                 f"remove the `{key}` entry from `dispatch:`")
                 if func.arguments.out:
-                    dispatch[key] = self.p.shared(BackendMetadata(f"ufunc_{func.name.name}_{key}", True))
+                    dispatch[key] = self.p.kernel(f"ufunc_{func.name.name}_{key}", True)
         if not has_table and not structured and delegate is None:
-            dispatch[COMPOSITE_IMPLICIT] = self.p.shared(BackendMetadata(cpp_name(func), False))
+            dispatch[COMPOSITE_IMPLICIT] = self.p.kernel(cpp_name(func), False)
 
         return NativeFunction(
             func=func,
@@ -303,7 +315,6 @@ class _EntryBuilder:
         path = self.src.path
         first_line: dict[str, int] = {}
         written: list[str] = []
-        kernels = self.p.kernels
         for k, v in table.value:
             if k.tag != STR_TAG:
                 self.diags.error(position(k, path), f"a dispatch key must be a name, not {describe(k)}",
@@ -314,12 +325,12 @@ class _EntryBuilder:
                                  "write e.g. `CPU: my_kernel_cpu`")
                 kernel = None
             else:
-                kernel = self.kernel(v)
+                kernel = self.kernel_name(v)
             keys = k.value.split(",") if "," in k.value else (k.value,)
             offset = 0
             for part in keys:
                 key = part.strip()
-                if key in first_line or key not in _SUPPORTED:
+                if key in first_line or key not in SUPPORTED_KEY_SET:
                     self.bad_dispatch_key(k, key, offset + len(part) - len(part.lstrip()), first_line)
                     offset += len(part) + 1
                     continue
@@ -327,11 +338,7 @@ class _EntryBuilder:
                 first_line[key] = k.start_mark.line + 1
                 written.append(key)
                 if kernel is not None:
-                    ident = (kernel[1], structured and key in STRUCTURED_KEYS, kernel[0])
-                    metadata = kernels.get(ident)
-                    if metadata is None:
-                        metadata = kernels[ident] = BackendMetadata(*ident)
-                    dispatch[key] = metadata
+                    dispatch[key] = self.p.kernel(kernel[1], structured and key in STRUCTURED_KEYS, kernel[0])
         return dispatch, tuple(written), True
 
     def bad_dispatch_key(self, k: ScalarNode, key: str, offset: int, first_line: dict[str, int]) -> None:
@@ -353,7 +360,7 @@ class _EntryBuilder:
             self.diags.error(at, f"unknown dispatch key `{key}`",
                              did_you_mean(key, SUPPORTED_KEYS, "dispatch keys"))
 
-    def kernel(self, v: ScalarNode) -> tuple[str, str] | None:
+    def kernel_name(self, v: ScalarNode) -> tuple[str, str] | None:
         """(C++ namespace, kernel name) of a dispatch value, or None (reported) if malformed."""
         text = v.value.strip()
         if _KERNEL_RE.match(text):

@@ -15,10 +15,8 @@ from dataclasses import dataclass, field
 from codegen.model.types import (
     Annotation,
     BaseType,
-    ListType,
     OptionalType,
     SchemaError,
-    TENSOR,
     Type,
     apply_suffixes,
     base_type,
@@ -34,6 +32,13 @@ SCRATCH = "scratch"
 
 DEFAULT_NAMESPACE = "aten"
 SCRATCH_PREFIX = "_scratch_"
+
+
+def _canonical(value, text: str):
+    """`value`, parsed from `text`, if `text` is its canonical spelling; SchemaError otherwise."""
+    if str(value) != text:
+        raise SchemaError(f"`{text}` is not written in canonical form", 0, f"write it as: {value}")
+    return value
 
 
 def _with_annotation(type_text: str, annotation: Annotation | None) -> str:
@@ -57,6 +62,13 @@ class Argument:
         object.__setattr__(self, "signature_text", f"{self.type} {self.name}")
         object.__setattr__(self, "is_write", self.annotation is not None and self.annotation.is_write)
 
+    @classmethod
+    def parse(cls, text: str) -> Argument:
+        """`Type(a!)? name=default`, in canonical spelling; SchemaError otherwise."""
+        from codegen.model.schema_parser import parse_argument  # it builds on this module
+
+        return _canonical(parse_argument(text), text)
+
     def __str__(self) -> str:
         s = _with_annotation(str(self.type), self.annotation) + " " + self.name
         return s if self.default is None else s + "=" + self.default
@@ -71,6 +83,13 @@ class Return:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type_text", str(self.type))
+
+    @classmethod
+    def parse(cls, text: str) -> Return:
+        """`Type(a) name`, in canonical spelling; SchemaError otherwise."""
+        from codegen.model.schema_parser import parse_return  # it builds on this module
+
+        return _canonical(parse_return(text), text)
 
     @property
     def is_write(self) -> bool:
@@ -252,6 +271,11 @@ class OperatorName:
         ns = f"{self.namespace}::" if self.namespace is not None else ""
         return ns + self.unqualified()
 
+    @classmethod
+    def parse(cls, text: str) -> OperatorName:
+        """`[ns::]name[.overload]`; SchemaError on a mistake."""
+        return parse_operator_name(text)
+
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -332,8 +356,8 @@ class FunctionSchema:
         object.__setattr__(self, "kind", self._kind())
         object.__setattr__(self, "group_key", self._group_key())
 
-    @staticmethod
-    def parse(text: str) -> FunctionSchema:
+    @classmethod
+    def parse(cls, text: str) -> FunctionSchema:
         """Parse a schema in canonical form; SchemaError on any mistake or other spelling."""
         schema, canonical = SchemaParser().parse(text)
         if not canonical:
@@ -366,9 +390,11 @@ class FunctionSchema:
         """
         args = self.arguments
         returns = self.returns
-        written = [a for a in ((args.self_arg,) if args.self_arg is not None else ()) + args.out
-                   + args.post_self_positional
-                   if a.is_write and all(a.annotation != r.annotation for r in returns)]
+        written = []
+        if args.out or any(a.is_write for a in args.positional):
+            written = [a for a in ((args.self_arg,) if args.self_arg is not None else ()) + args.out
+                       + args.post_self_positional
+                       if a.is_write and all(a.annotation != r.annotation for r in returns)]
         name = self.name
         return "|".join((
             name.effective_namespace, name.name.base, "dunder" if name.name.dunder_method else "",
@@ -406,7 +432,7 @@ class SchemaParser:
         schema = self._fast(text)
         if schema is not None:
             return schema, True
-        from codegen.model.schema_parser import parse_schema_with_spans
+        from codegen.model.schema_parser import parse_schema_with_spans  # it builds on this module
 
         schema, _ = parse_schema_with_spans(text)
         return schema, str(schema) == text

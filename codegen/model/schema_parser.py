@@ -330,8 +330,41 @@ def _return(sc: _Scanner) -> tuple[Return, ArgSpan]:
 
 def parse_argument_decl(text: str) -> Argument:
     """Parse one `Type name` declaration (as used by `precomputed:`)."""
+    return _single(text, _argument_decl, "argument")
+
+
+def parse_argument(text: str) -> Argument:
+    """Parse one argument, `Type(a!)? name=default`."""
+    return _single(text, _argument, "argument")
+
+
+def parse_return(text: str) -> Return:
+    """Parse one return, `Type(a) name`."""
+    return _single(text, lambda sc: _return(sc)[0], "return")
+
+
+def parse_type(text: str) -> Type:
+    """Parse a type without annotation, e.g. `int[2]?`."""
+    def one(sc: _Scanner) -> Type:
+        start = sc.i
+        t, annotation = _type(sc)
+        if annotation is not None:
+            raise SchemaError("a type alone has no alias annotation", start, f"write `{t}`")
+        return t
+    return _single(text, one, "type")
+
+
+def _single(text: str, parse, what: str):
     sc = _Scanner(text)
     sc.ws()
+    value = parse(sc)
+    sc.ws()
+    if not sc.at_end():
+        raise SchemaError(f"unexpected {sc.found()} after the {what}", sc.i, f"write one {what}")
+    return value
+
+
+def _argument_decl(sc: _Scanner) -> Argument:
     t, annotation = _type(sc)
     sc.ws()
     name_at = sc.i
@@ -339,8 +372,19 @@ def parse_argument_decl(text: str) -> Argument:
     if not name:
         raise SchemaError(f"expected a name after `{t}`, found {sc.found()}", name_at,
                           "write `Type name`, e.g. `int dim`")
-    sc.ws()
-    if not sc.at_end():
-        raise SchemaError(f"unexpected {sc.found()} after `{t} {name}`", sc.i,
-                          "write one `Type name` per item, separated by `, `")
     return Argument(name, t, None, annotation)
+
+
+def _argument(sc: _Scanner) -> Argument:
+    a = _argument_decl(sc)
+    sc.ws()
+    if sc.peek() != "=":
+        return a
+    sc.i += 1
+    sc.ws()
+    at = sc.i
+    default = _default(sc, 0)
+    if not default:
+        raise SchemaError(f"expected a default value for `{a.name}` after `=`", at,
+                          "write e.g. `int dim=0`, or remove the `=`")
+    return Argument(a.name, a.type, default, a.annotation)

@@ -41,6 +41,16 @@ class Type:
 
     __slots__ = ()
 
+    @classmethod
+    def parse(cls, text: str) -> Type:
+        """A type such as `int[2]?`, in canonical spelling; SchemaError otherwise."""
+        from codegen.model.schema_parser import parse_type  # the scanner builds on this module
+
+        t = parse_type(text)
+        if str(t) != text:
+            raise SchemaError(f"`{text}` is not written in canonical form", 0, f"write it as: {t}")
+        return t
+
     def is_tensor_like(self) -> bool:
         """Tensor, Tensor?, Tensor[], Tensor?[] ..."""
         raise NotImplementedError
@@ -172,6 +182,14 @@ class Annotation:
         if self.alias_set_after:
             s += " -> " + "|".join(self.alias_set_after)
         return s
+
+    @classmethod
+    def parse(cls, text: str) -> Annotation:
+        """The inside of `Tensor(...)`, e.g. `a! -> a|b`, in canonical spelling."""
+        a = parse_annotation(text)
+        if str(a) != text:
+            raise SchemaError(f"`({text})` is not written in canonical form", 0, f"write it as: ({a})")
+        return a
 
 
 _ANNOTATION_RE = re.compile(

@@ -5,7 +5,7 @@ run on the entries as written; the file checks run after autogen and grouping.
 """
 
 from codegen.validate.entry_checks import check_entry
-from codegen.validate.file_checks import check_file
+from codegen.validate.file_checks import check_file, remove_duplicates
 from codegen.validate.schema_checks import check_schema
 
-__all__ = ["check_entry", "check_file", "check_schema"]
+__all__ = ["check_entry", "check_file", "check_schema", "remove_duplicates"]

@@ -6,7 +6,7 @@ import difflib
 
 from codegen.diagnostics import Diagnostics
 from codegen.model.autogen import COMPOSITE_IMPLICIT_SKIP, ONLY_OUT, base_variant, can_get_out_variant, skip_reason
-from codegen.model.entry import INPLACE_VIEWS_TREATED_AS_INPLACE, NativeFunction
+from codegen.model.entry import INPLACE_VIEWS_TREATED_AS_INPLACE, SET_, NativeFunction
 from codegen.model.groups import NativeFunctionsGroup, PreGroup
 from codegen.model.schema import FUNCTIONAL, OUT
 from codegen.validate.locate import at_func
@@ -24,26 +24,34 @@ def _name_key(f: NativeFunction) -> tuple[str, str]:
 
 
 def check_file(functions: list[NativeFunction], pre_groups: list[PreGroup],
-               groups: list[NativeFunctionsGroup], diags: Diagnostics) -> None:
-    by_name = _check_duplicates(functions, diags)
+               groups: list[NativeFunctionsGroup], diags: Diagnostics,
+               unparsed: frozenset[str] | set[str] = frozenset()) -> None:
+    """Checks on the whole file, after autogen and grouping.
+
+    `unparsed`: names (`ns::name.overload` as written) of entries whose schema had a
+    mistake, so that a reference to one is not reported again.
+    """
+    by_name: dict[tuple[str, str], NativeFunction] = {}
+    for f in functions:
+        first = by_name.setdefault(_name_key(f), f)
+        if first is not f and f.generated:
+            diags.error(at_func(f), f"autogen would generate `{f.func.name}`, which is already declared on "
+                        f"line {_line(first)}", "remove it from `autogen:`, or rename the declared operator")
     group_of = {id(f): g for g in groups for f in g.functions()}
-    _check_delegates(functions, by_name, group_of, diags)
+    _check_delegates(functions, by_name, group_of, unparsed, diags)
     _check_groups(pre_groups, groups, diags)
     _check_autogen(pre_groups, by_name, diags)
     _check_inplace_views(functions, diags)
 
 
-def _check_duplicates(functions: list[NativeFunction], diags: Diagnostics) -> dict:
+def remove_duplicates(functions: list[NativeFunction], diags: Diagnostics) -> list[NativeFunction]:
+    """The functions without redeclared names (each reported), so later checks see each once."""
     by_name: dict[tuple[str, str], NativeFunction] = {}
+    unique = []
     for f in functions:
-        key = _name_key(f)
-        first = by_name.get(key)
-        if first is None:
-            by_name[key] = f
-            continue
-        if f.generated:
-            diags.error(at_func(f), f"autogen would generate `{f.func.name}`, which is already declared on "
-                        f"line {_line(first)}", "remove it from `autogen:`, or rename the declared operator")
+        first = by_name.setdefault(_name_key(f), f)
+        if first is f:
+            unique.append(f)
         elif not f.func.name.overload_name:
             diags.error(at_func(f), f"`{f.func.name}` is declared more than once without an overload name "
                         f"(first on line {_line(first)})",
@@ -52,16 +60,18 @@ def _check_duplicates(functions: list[NativeFunction], diags: Diagnostics) -> di
         else:
             diags.error(at_func(f), f"overload `{f.func.name}` is declared twice (first on line {_line(first)})",
                         "give each overload its own name, or delete the copy")
-    return by_name
+    return unique
 
 
-def _check_delegates(functions, by_name, group_of, diags: Diagnostics) -> None:
+def _check_delegates(functions, by_name, group_of, unparsed, diags: Diagnostics) -> None:
     for f in functions:
         d = f.structured_delegate
         if d is None:
             continue
         at = f.source.value("structured_delegate")
         target = by_name.get((f.namespace, d.unqualified()))
+        if target is None and (d.unqualified() in unparsed or f"{f.namespace}::{d}" in unparsed):
+            continue  # its own mistake is reported already
         if target is None:
             same_base = [k for (ns, k) in by_name if ns == f.namespace and k.split(".")[0] == str(d.name)]
             close = difflib.get_close_matches(d.unqualified(), same_base or [k for _, k in by_name], n=1)
@@ -174,7 +184,7 @@ def _check_inplace_views(functions: list[NativeFunction], diags: Diagnostics) ->
     bases = {(f.namespace, str(f.func.name.name)) for f in functions}
     for f in functions:
         if INPLACE_VIEW not in f.tags or str(f.func.name) in INPLACE_VIEWS_TREATED_AS_INPLACE \
-                or str(f.func.name.name) == "set_":
+                or str(f.func.name.name) == SET_:
             continue
         name = f.func.name.name
         at = f.source.value("tags")

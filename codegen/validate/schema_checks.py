@@ -21,8 +21,10 @@ def check_schema(f: NativeFunction, diags: Diagnostics) -> None:
     func = f.func
     args = func.arguments
     flat = args.flat_all
-    index = {id(a): i for i, a in enumerate(flat)}
     name = func.name
+
+    def at(a):  # where argument `a` is written (only looked up for a diagnostic)
+        return at_arg(f, next(i for i, b in enumerate(flat) if b is a))
 
     _check_names(f, diags)
     for i, a in enumerate(flat):
@@ -33,18 +35,18 @@ def check_schema(f: NativeFunction, diags: Diagnostics) -> None:
 
     for a in args.pre_self_positional:
         if a.is_write:
-            diags.error(at_arg(f, index[id(a)]), f"argument `{a.name}` comes before `self` and is written (`!`)",
+            diags.error(at(a), f"argument `{a.name}` comes before `self` and is written (`!`)",
                         "only `self` and the arguments after it may be written; move it after `self`")
 
     # Out arguments: keyword-only and written.
     for a in args.kwarg_only:
         if _OUT_NAME_RE.match(a.name) and a.type.is_tensor_like():
-            diags.error(at_arg(f, index[id(a)]), f"out argument `{a.name}` lacks a written alias annotation `(a!)`",
+            diags.error(at(a), f"out argument `{a.name}` lacks a written alias annotation `(a!)`",
                         f"write `Tensor(a!) {a.name}`; without `!` it is an ordinary input")
     positional_outs = [a for a in args.post_self_positional
                        if a.is_write and any(a.annotation == r.annotation for r in func.returns)]
     for a in positional_outs:
-        diags.error(at_arg(f, index[id(a)]), f"out argument `{a.name}` must be keyword-only",
+        diags.error(at(a), f"out argument `{a.name}` must be keyword-only",
                     f"put `*` before it: `..., *, {a}`")
 
     if args.out and name.name.inplace:

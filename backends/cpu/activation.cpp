@@ -1,0 +1,44 @@
+// relu and relu_ (unstructured, as in PyTorch): max(x, 0) keeping NaN and -0.0.
+// Registered for CPU and Meta; on meta tensors only the checks and shapes happen.
+#include <type_traits>
+
+#include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+
+namespace sops::aten::native {
+namespace {
+
+void check_relu_dtype(const Tensor& self) {
+  SOPS_CHECK_ARG(self.scalar_type() != ScalarType::Bool, "self",
+                 "Boolean inputs not supported for relu");
+}
+
+void relu_into(const Tensor& out, const Tensor& self) {
+  TensorIterator iter(TensorIteratorConfig().add_output(out, "out").add_input(self, "self"));
+  SOPS_DISPATCH_ALL_TYPES(self.scalar_type(), "relu", [&] {
+    sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t {
+      if constexpr (std::is_unsigned_v<scalar_t>) {
+        return x;
+      } else {
+        return x < scalar_t(0) ? scalar_t(0) : x;  // NaN and -0.0 pass through
+      }
+    });
+  });
+}
+
+}  // namespace
+
+Tensor relu(const Tensor& self) {
+  check_relu_dtype(self);
+  Tensor out = sops::empty(self.sizes(), self.options());
+  if (!self.is_meta()) relu_into(out, self);
+  return out;
+}
+
+Tensor& relu_(Tensor& self) {
+  check_relu_dtype(self);
+  if (!self.is_meta()) relu_into(self, self);
+  return self;
+}
+
+}  // namespace sops::aten::native

@@ -1,0 +1,23 @@
+// CPU kernel of cat: each input (but the legacy-skipped 1-d empty ones) is copied,
+// converted to out's dtype, into its slice of out along the cat dimension.
+#include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+
+namespace sops::aten::native {
+
+SOPS_IMPL_FUNC(cat_out_cpu)
+(const ITensorListRef& tensors, int64_t dim, int64_t valid, const Tensor& out) {
+  if (valid == static_cast<int64_t>(tensors.size()) || out.numel() == 0) return;
+  int64_t offset = 0;
+  for (const Tensor& t : tensors) {
+    if (t.dim() == 1 && t.numel() == 0) continue;
+    const int64_t extent = t.size(dim);
+    if (extent == 0) continue;
+    const Tensor slice =
+        out.as_strided(t.sizes(), out.strides(), out.storage_offset() + offset * out.stride(dim));
+    cpu_util::copy_cast(slice, t);
+    offset += extent;
+  }
+}
+
+}  // namespace sops::aten::native

@@ -1,0 +1,124 @@
+// Helpers shared by the meta functions (ops/meta) and the CPU kernels (backends/cpu):
+// PyTorch's wording for the errors the golden data records, dimension wrapping, and
+// memory-format strides.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "runtime/array_ref.h"
+#include "runtime/error.h"
+#include "runtime/native_types.h"
+#include "runtime/scalar_type.h"
+#include "runtime/small_vector.h"
+#include "runtime/tensor.h"
+
+namespace sops::aten::ops_util {
+
+// ATen's ScalarType name, as PyTorch prints it in errors: "Float", "Long", "Bool".
+constexpr std::string_view aten_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "Byte";
+    case ScalarType::Char: return "Char";
+    case ScalarType::Int: return "Int";
+    case ScalarType::Long: return "Long";
+    case ScalarType::Half: return "Half";
+    case ScalarType::Float: return "Float";
+    case ScalarType::Double: return "Double";
+    case ScalarType::Bool: return "Bool";
+    case ScalarType::BFloat16: return "BFloat16";
+    case ScalarType::Undefined: break;
+  }
+  return "Undefined";
+}
+
+// The C++ element type's name as PyTorch's tensor.dtype() prints it in some messages
+// (caffe2::TypeMeta): "float", "double", "long int", "unsigned char".
+constexpr std::string_view typemeta_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "unsigned char";
+    case ScalarType::Char: return "signed char";
+    case ScalarType::Int: return "int";
+    case ScalarType::Long: return "long int";
+    case ScalarType::Half: return "c10::Half";
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::Bool: return "bool";
+    case ScalarType::BFloat16: return "c10::BFloat16";
+    case ScalarType::Undefined: break;
+  }
+  return "nullptr (uninitialized)";
+}
+
+// A possibly negative dimension made non-negative, with PyTorch's message:
+// "Dimension out of range (expected to be in range of [-2, 1], but got 2)". A 0-dim
+// tensor accepts 0 and -1.
+inline int64_t wrap_dim(int64_t dim, int64_t ndim, std::string_view argument = "dim") {
+  const int64_t n = ndim <= 0 ? 1 : ndim;
+  SOPS_CHECK_ARG(dim >= -n && dim < n, argument, "Dimension out of range (expected to be in range of [",
+                 -n, ", ", n - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + n : dim;
+}
+
+// Strides of a channels-last (NHWC in memory) tensor of NCHW sizes, or of an NDHWC
+// one for 5-d sizes. Size-0 dimensions count as 1, as in contiguous strides.
+inline DimVector channels_last_strides(IntArrayRef sizes) {
+  const std::size_t n = sizes.size();
+  DimVector strides(n, 1);
+  auto at_least_1 = [](int64_t s) { return s > 1 ? s : int64_t{1}; };
+  // Order from innermost: C, then W, H, (D), then N.
+  int64_t step = at_least_1(sizes[1]);
+  for (std::size_t d = n - 1; d >= 2; --d) {
+    strides[d] = step;
+    step *= at_least_1(sizes[d]);
+  }
+  strides[0] = step;
+  return strides;
+}
+
+// PyTorch's suggest_memory_format, for the layouts sops makes: channels-last when t is
+// 4-d (5-d for ChannelsLast3d), not contiguous, and strided exactly as channels-last
+// for every dimension of size > 1.
+inline MemoryFormat suggest_memory_format(const Tensor& t) {
+  if ((t.dim() != 4 && t.dim() != 5) || t.is_contiguous()) return MemoryFormat::Contiguous;
+  const DimVector expected = channels_last_strides(t.sizes());
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.size(d) > 1 && t.stride(d) != expected[static_cast<std::size_t>(d)]) {
+      return MemoryFormat::Contiguous;
+    }
+  }
+  return t.dim() == 4 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
+}
+
+// Strides for a new tensor of `sizes` in `format` (empty: contiguous).
+inline DimVector strides_for(IntArrayRef sizes, MemoryFormat format) {
+  if (format == MemoryFormat::ChannelsLast || format == MemoryFormat::ChannelsLast3d) {
+    return channels_last_strides(sizes);
+  }
+  return DimVector();
+}
+
+}  // namespace sops::aten::ops_util
+
+namespace sops::aten::ops_util {
+
+// The dimensions a reduction over `dims` of an ndim-dimensional tensor reduces, as a
+// bit mask. Absent or empty `dims`: all of them. Errors name the argument "dim":
+// out of range, or "dim 0 appears multiple times in the list of dims".
+inline uint64_t reduction_mask(OptionalIntArrayRef dims, int64_t ndim) {
+  SOPS_CHECK(ndim <= 64, "reductions support at most 64 dimensions, got ", ndim);
+  if (!dims.has_value() || dims->empty()) {
+    return ndim == 64 ? ~uint64_t{0} : (uint64_t{1} << ndim) - 1;
+  }
+  uint64_t mask = 0;
+  for (const int64_t d : *dims) {
+    const int64_t w = wrap_dim(d, ndim);
+    const uint64_t bit = uint64_t{1} << w;
+    SOPS_CHECK_ARG((mask & bit) == 0, "dim", "dim ", w, " appears multiple times in the list of dims");
+    mask |= bit;
+  }
+  // A 0-dim tensor "reduces" over its implicit single dimension.
+  return ndim == 0 ? 0 : mask;
+}
+
+}  // namespace sops::aten::ops_util
