@@ -43,7 +43,7 @@ def structured_ops_library(
         backends = backends,
         shards = shards,
         cpp_namespace = cpp_namespace or name,
-        visibility = ["//visibility:private"],
+        visibility = visibility,
     )
     for group in ["headers", "sources"]:
         native.filegroup(

@@ -1,0 +1,32 @@
+"""Generation is a pure function of its inputs: //ops:aten_cpu's files, regenerated in
+another process, directory and hash seed, are byte-identical to what Bazel's action wrote."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from codegen.dest import files
+
+RUNFILES = pathlib.Path(os.path.abspath(__file__)).parents[2]
+YAML = RUNFILES / "ops" / "native_functions.yaml"
+BAZEL_OUTPUT = RUNFILES / "ops" / "aten_cpu"
+OUTPUTS = files.output_names(("CPU",), 2)  # as ops/BUILD.bazel asks
+
+
+@pytest.mark.parametrize("hash_seed", ["1", "12345"])
+def test_aten_cpu_regenerates_byte_identical(tmp_path, hash_seed):
+    (tmp_path / "ops").mkdir()
+    (tmp_path / "ops" / "native_functions.yaml").write_bytes(YAML.read_bytes())
+    (tmp_path / "out").mkdir()
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(RUNFILES))
+    result = subprocess.run(
+        [sys.executable, "-m", "codegen.generate", "--yaml", "ops/native_functions.yaml",
+         "--namespace", "sops::aten", "--include-prefix", "aten_cpu", "--backends", "CPU",
+         "--shards", "2", *(f"out/{name}" for name in OUTPUTS)],
+        cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    for name in OUTPUTS:
+        assert (tmp_path / "out" / name).read_bytes() == (BAZEL_OUTPUT / name).read_bytes(), name
