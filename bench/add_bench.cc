@@ -1,0 +1,127 @@
+// ns per call of a 1-element float32 functional add, through our dispatcher API and
+// our static entry point, against libtorch's at::cpu::add measured in the same run.
+//
+//   tools/bazel run -c opt //bench:add_bench [-- --rounds=R --calls=N]
+//
+// Every round times N back-to-back calls of each variant in turn (so drift hits all
+// of them alike); the figures are medians over R rounds, after one warm-up round.
+// Which operator library is timed is chosen in bench/BUILD.bazel (OPS_LIBRARY).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/libtorch_baseline.h"
+#include "bench/timing.h"
+
+// SOPS_BENCH_OPS_DIR / SOPS_BENCH_OPS_NS: the library's header folder and namespace.
+#define SOPS_BENCH_STR2(x) #x
+#define SOPS_BENCH_STR(x) SOPS_BENCH_STR2(x)
+#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR/name)
+#include SOPS_BENCH_HEADER(CPUFunctions.h)
+#include SOPS_BENCH_HEADER(Functions.h)
+
+namespace {
+
+namespace ops = SOPS_BENCH_OPS_NS;
+using sops_bench::escape;
+using sops_bench::ns_per_call;
+
+sops::Tensor filled(float value) {
+  sops::Tensor t = sops::empty({1}, sops::TensorOptions());
+  *t.data_ptr<float>() = value;
+  return t;
+}
+
+struct Variant {
+  std::string name;
+  std::function<double(int64_t)> run;  // ns per call over that many calls
+  std::vector<double> samples;
+};
+
+int64_t flag(int argc, char** argv, const char* name, int64_t fallback) {
+  const std::size_t len = std::strlen(name);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], name, len) == 0 && argv[i][len] == '=') {
+      return std::strtoll(argv[i] + len + 1, nullptr, 10);
+    }
+  }
+  return fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int64_t rounds = flag(argc, argv, "--rounds", 21);
+  const int64_t calls = flag(argc, argv, "--calls", 20000);
+  if (rounds < 1 || calls < 1) {
+    std::fprintf(stderr, "usage: add_bench [--rounds=R] [--calls=N] (both >= 1)\n");
+    return 2;
+  }
+
+  const sops::Tensor a = filled(1.5f);
+  const sops::Tensor b = filled(2.25f);
+  // A wrong answer makes a fast number meaningless: check each entry point once.
+  for (const sops::Tensor& c : {ops::cpu::add(a, b), ops::add(a, b)}) {
+    if (c.numel() != 1 || c.scalar_type() != sops::ScalarType::Float ||
+        *c.data_ptr<float>() != 3.75f) {
+      std::fprintf(stderr, "add_bench: %s::add gave a wrong result\n",
+                   SOPS_BENCH_STR(SOPS_BENCH_OPS_NS));
+      return 1;
+    }
+  }
+
+  const std::string ns = SOPS_BENCH_STR(SOPS_BENCH_OPS_NS);
+  std::vector<Variant> variants;
+  const bool baseline = sops_bench::libtorch_available();
+  if (baseline) {
+    variants.push_back({"libtorch at::cpu::add", sops_bench::libtorch_cpu_add_ns, {}});
+    variants.push_back({"libtorch at::add", sops_bench::libtorch_add_ns, {}});
+  }
+  variants.push_back({ns + "::cpu::add (static)", [&](int64_t n) {
+                        return ns_per_call(n, [&] {
+                          sops::Tensor c = ops::cpu::add(a, b);
+                          escape(&c);
+                        });
+                      }, {}});
+  variants.push_back({ns + "::add (dispatcher)", [&](int64_t n) {
+                        return ns_per_call(n, [&] {
+                          sops::Tensor c = ops::add(a, b);
+                          escape(&c);
+                        });
+                      }, {}});
+
+  for (Variant& v : variants) v.run(calls);  // warm-up: caches, allocators, lazy init
+  for (int64_t r = 0; r < rounds; ++r) {
+    for (Variant& v : variants) v.samples.push_back(v.run(calls));
+  }
+
+  std::printf("add, 1 element, float32, median of %lld rounds x %lld calls\n",
+              static_cast<long long>(rounds), static_cast<long long>(calls));
+#ifndef __OPTIMIZE__
+  std::printf("  (built without optimization: these numbers mean little; use -c opt)\n");
+#endif
+  std::size_t width = 0;
+  for (const Variant& v : variants) width = std::max(width, v.name.size());
+  const double base = baseline ? sops_bench::median(variants[0].samples) : 0.0;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const double m = sops_bench::median(variants[i].samples);
+    std::printf("  %-*s %8.1f ns", static_cast<int>(width), variants[i].name.c_str(), m);
+    if (!baseline) {
+      std::printf("\n");
+    } else if (i == 0) {
+      std::printf("   (baseline)\n");
+    } else {
+      std::printf("   %.2fx at::cpu::add\n", m / base);
+    }
+  }
+  if (baseline) {
+    std::printf("libtorch %s, same process\n", sops_bench::libtorch_version());
+  } else {
+    std::printf("libtorch baseline unavailable: %s\n", sops_bench::libtorch_version());
+  }
+  return 0;
+}

@@ -1,0 +1,19 @@
+// The libtorch side of the benchmarks, behind plain functions: libtorch's headers
+// are compiled in libtorch_baseline.cc only, never beside ours.
+#pragma once
+
+#include <cstdint>
+
+namespace sops_bench {
+
+// Whether libtorch was linked in (false: the functions below return -1).
+bool libtorch_available();
+// The linked libtorch's version ("2.13.0+cpu"), or how to get one.
+const char* libtorch_version();
+
+// ns per call, averaged over `calls` calls, of a functional add of two 1-element
+// float32 CPU tensors: at::cpu::add (static entry point) and at::add (dispatcher).
+double libtorch_cpu_add_ns(int64_t calls);
+double libtorch_add_ns(int64_t calls);
+
+}  // namespace sops_bench
