@@ -61,7 +61,6 @@ SequenceNode = yaml.SequenceNode
 ScalarNode = yaml.ScalarNode
 
 
-
 def read_text(path: str, diags: Diagnostics) -> str | None:
     try:
         with open(path, "rb") as f:

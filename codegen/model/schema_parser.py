@@ -150,29 +150,9 @@ def _arguments(sc: _Scanner, open_at: int) -> tuple[list[Argument | None], list[
             raise SchemaError("expected an argument", start,
                               "remove the extra `,`" if sc.peek() == "," or items else _SHAPE)
         else:
-            t, annotation = _type(sc)
-            sc.ws()
-            name_at = sc.i
-            name = sc.ident()
-            if not name:
-                if sc.peek() in (",", ")", "="):
-                    raise SchemaError(f"the argument of type `{t}` has no name", name_at,
-                                      f"write `{t} NAME`")
-                raise SchemaError(f"expected an argument name after `{t}`, found {sc.found()}",
-                                  name_at, "argument names are identifiers (letters, digits, `_`)")
-            sc.ws()
-            default = None
-            default_at = -1
-            if sc.peek() == "=":
-                sc.i += 1
-                sc.ws()
-                default_at = sc.i
-                default = _default(sc, open_at)
-                if not default:
-                    raise SchemaError(f"expected a default value for `{name}` after `=`",
-                                      default_at, "write e.g. `int dim=0`, or remove the `=`")
-            items.append(Argument(name, t, default, annotation))
-            spans.append(ArgSpan(start, name_at, default_at))
+            a, span = _argument(sc)
+            items.append(a)
+            spans.append(span)
         sc.ws()
         c = sc.peek()
         if c == ",":
@@ -187,6 +167,32 @@ def _arguments(sc: _Scanner, open_at: int) -> tuple[list[Argument | None], list[
         what = "`*`" if last is None else f"argument `{last.name}`"
         raise SchemaError(f"expected `,` or `)` after {what}, found {sc.found()}", sc.i,
                           "separate arguments with `, `")
+
+
+def _argument(sc: _Scanner) -> tuple[Argument, ArgSpan]:
+    """`Type name` or `Type name=default`."""
+    start = sc.i
+    t, annotation = _type(sc)
+    sc.ws()
+    name_at = sc.i
+    name = sc.ident()
+    if not name:
+        if sc.peek() in (",", ")", "=", ""):
+            raise SchemaError(f"the argument of type `{t}` has no name", name_at, f"write `{t} NAME`")
+        raise SchemaError(f"expected an argument name after `{t}`, found {sc.found()}",
+                          name_at, "argument names are identifiers (letters, digits, `_`)")
+    sc.ws()
+    default = None
+    default_at = -1
+    if sc.peek() == "=":
+        sc.i += 1
+        sc.ws()
+        default_at = sc.i
+        default = _default(sc)
+        if not default:
+            raise SchemaError(f"expected a default value for `{name}` after `=`",
+                              default_at, "write e.g. `int dim=0`, or remove the `=`")
+    return Argument(name, t, default, annotation), ArgSpan(start, name_at, default_at)
 
 
 def _type(sc: _Scanner) -> tuple[Type, Annotation | None]:
@@ -239,7 +245,7 @@ def _type(sc: _Scanner) -> tuple[Type, Annotation | None]:
 _CLOSERS = {"[": "]", "(": ")"}
 
 
-def _default(sc: _Scanner, open_at: int) -> str:
+def _default(sc: _Scanner) -> str:
     """Scan a default value up to the next top-level `,` or `)`."""
     s = sc.s
     start = sc.i
@@ -329,13 +335,16 @@ def _return(sc: _Scanner) -> tuple[Return, ArgSpan]:
 
 
 def parse_argument_decl(text: str) -> Argument:
-    """Parse one `Type name` declaration (as used by `precomputed:`)."""
-    return _single(text, _argument_decl, "argument")
+    """Parse one `Type name` declaration (as used by `precomputed:`): no default."""
+    a = parse_argument(text)
+    if a.default is not None:
+        raise SchemaError(f"`{a.name}` cannot have a default here", text.index("="), "remove the `=...`")
+    return a
 
 
 def parse_argument(text: str) -> Argument:
     """Parse one argument, `Type(a!)? name=default`."""
-    return _single(text, _argument, "argument")
+    return _single(text, lambda sc: _argument(sc)[0], "argument")
 
 
 def parse_return(text: str) -> Return:
@@ -362,29 +371,3 @@ def _single(text: str, parse, what: str):
     if not sc.at_end():
         raise SchemaError(f"unexpected {sc.found()} after the {what}", sc.i, f"write one {what}")
     return value
-
-
-def _argument_decl(sc: _Scanner) -> Argument:
-    t, annotation = _type(sc)
-    sc.ws()
-    name_at = sc.i
-    name = sc.ident()
-    if not name:
-        raise SchemaError(f"expected a name after `{t}`, found {sc.found()}", name_at,
-                          "write `Type name`, e.g. `int dim`")
-    return Argument(name, t, None, annotation)
-
-
-def _argument(sc: _Scanner) -> Argument:
-    a = _argument_decl(sc)
-    sc.ws()
-    if sc.peek() != "=":
-        return a
-    sc.i += 1
-    sc.ws()
-    at = sc.i
-    default = _default(sc, 0)
-    if not default:
-        raise SchemaError(f"expected a default value for `{a.name}` after `=`", at,
-                          "write e.g. `int dim=0`, or remove the `=`")
-    return Argument(a.name, a.type, default, a.annotation)
