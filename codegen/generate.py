@@ -94,12 +94,15 @@ def main(argv: list[str] | None = None) -> int:
                      f"missing: {' '.join(sorted(set(expected) - set(given))) or '-'}")
 
     parsed = load_native_yaml(args.yaml, args.tags)
+    lib = None
+    if not parsed.diagnostics.has_errors():
+        lib = build_library(args.namespace, backends, parsed.functions, parsed.groups, args.shards,
+                            parsed.diagnostics)
     if parsed.diagnostics.items:
         print(parsed.diagnostics.format(), file=sys.stderr)
     if parsed.diagnostics.has_errors():
         return 1
 
-    lib = build_library(args.namespace, backends, parsed.functions, parsed.groups, args.shards)
     env = _environment()
     base = {"source": args.yaml_label or args.yaml, "namespace": args.namespace,
             "include_prefix": args.include_prefix}

@@ -80,7 +80,7 @@ def natives_context(lib: Library) -> dict:
                     "ops": g.out.key, "keys_list": []})
                 decl["keys_list"].append(key)
     for w in lib.wrappers:
-        if w.structured:
+        if w.structured or w.body.call is None:  # autogen kernels are generated, not declared
             continue
         kernel = w.body.call.split("(", 1)[0]
         ns, name = kernel.lstrip(":").rsplit("::", 1)

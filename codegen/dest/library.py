@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from codegen.api import dispatcher, structured
 from codegen.api.types import Binding
+from codegen.diagnostics import Diagnostics
 from codegen.model.dispatch import COMPOSITE_EXPLICIT, COMPOSITE_IMPLICIT, DEFAULT_KERNEL_NAMESPACE
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
@@ -64,12 +65,14 @@ class StructuredWrapper:
 
 @dataclass
 class KernelWrapper:
-    """A wrapper that calls a hand-written kernel (unstructured, composite)."""
+    """A wrapper that calls a hand-written kernel (unstructured, composite), or, for a
+    function that `autogen:` made, runs the statements generated in its place."""
 
     function: NativeFunction
     key: str
     name: str
-    call: str  # the kernel call expression
+    call: str | None  # the kernel call expression
+    statements: list[str] = field(default_factory=list)  # the body of an autogen kernel
 
 
 @dataclass
@@ -139,8 +142,11 @@ def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
 
 
 def build_library(namespace: str, backends: tuple[str, ...], functions: list[NativeFunction],
-                  groups: list[NativeFunctionsGroup], shards: int) -> Library:
+                  groups: list[NativeFunctionsGroup], shards: int,
+                  diagnostics: Diagnostics) -> Library:
+    """The library's wrappers; what cannot be generated is reported to `diagnostics`."""
     lib = Library(namespace, backends, functions, groups, shards)
+    group_of = {id(f): g for g in groups for f in g.functions()}
     wrapped = set()
     for g in lib.structured_groups:
         members = [(FUNCTIONAL, g.functional), (INPLACE, g.inplace), (OUT, g.out)]
@@ -158,6 +164,11 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
                 lib.wrappers.append(_structured(namespace, g, f, role, COMMON, None))
     for f in functions:
         if id(f) in wrapped or f.manual_kernel_registration:
+            continue
+        if f.generated:
+            wrapper = _autogen(f, group_of.get(id(f)), functions, diagnostics)
+            if wrapper is not None:
+                lib.wrappers.append(wrapper)
             continue
         for key, metadata in f.dispatch.items():
             if key in backends or key == META or key in COMPOSITES:
@@ -193,6 +204,42 @@ def _wrapper(body, f: NativeFunction, key: str) -> Wrapper:
 def _kernel(f: NativeFunction, key: str, kernel: str) -> Wrapper:
     call = f"{kernel}({dispatcher.kernel_args(f)})"
     return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), call), f, key)
+
+
+def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None, functions: list[NativeFunction],
+             diagnostics: Diagnostics) -> Wrapper | None:
+    """The CompositeExplicitAutograd kernel of a function that `autogen:` made: an out=
+    variant computes the functional variant and copies it into `out`; a functional
+    variant runs the inplace one on a copy of `self`. Both need `copy_`."""
+    where = f.source.value("autogen")
+    if not any(str(h.func.name) == "copy_" for h in functions):
+        diagnostics.error(where, f"`{f.key}` needs a `copy_` operator to be generated",
+                          "declare `copy_(Tensor(a!) self, Tensor src, bool non_blocking=False)"
+                          " -> Tensor(a!)` in this yaml, or write the kernel yourself")
+        return None
+    args = f.func.arguments
+    if args.out and g is not None and len(args.out) == 1 and g.functional is not f:
+        out = args.out[0].name
+        compute = dispatcher.cpp_functions(g.functional)[0]
+        non_out = ", ".join(a.name for a in args.flat_all if a not in args.out)
+        statements = [f"Tensor result = {compute.name}({non_out});",
+                      f"{out}.resize_(result.sizes());",
+                      f"copy_({out}, result);",
+                      f"return {out};"]
+    elif not args.out and g is not None and g.inplace is not None and args.self_arg is not None:
+        inplace = dispatcher.cpp_functions(g.inplace)[0]
+        rest = ", ".join(a.name for a in args.flat_all if a.name != "self")
+        statements = ["Tensor result = ::sops::empty(self.sizes(), self.options());",
+                      "copy_(result, self);",
+                      f"{inplace.name}(result{', ' + rest if rest else ''});",
+                      "return result;"]
+    else:
+        diagnostics.error(where, f"this generator cannot make `{f.key}` yet",
+                          "autogen covers an out= variant of a functional operator, and a "
+                          "functional variant of an inplace one; write this kernel yourself")
+        return None
+    key = COMPOSITE_EXPLICIT
+    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), None, statements), f, key)
 
 
 def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, role: str,

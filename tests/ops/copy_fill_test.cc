@@ -74,5 +74,23 @@ void check_fill(const std::string& op, bool tensor_value) {
 TEST(FillTest, ScalarMatchesPyTorch) { check_fill("fill_.Scalar", false); }
 TEST(FillTest, TensorMatchesPyTorch) { check_fill("fill_.Tensor", true); }
 
+// fill.Scalar and fill.Scalar_out are not written by hand: `autogen:` makes them from
+// fill_.Scalar and copy_. They must give what fill_ gives, and leave self alone.
+TEST(FillTest, AutogenFunctionalAndOutMatchPyTorch) {
+  for (const GoldenCase& c : cases_of("fill.golden", "fill_.Scalar")) {
+    if (c.is_error()) continue;
+    SCOPED_TRACE(c.where());
+    const Tensor self = tensor_arg(c, "self");
+    const Tensor before = clone(self);
+    const Tensor result = aten::fill(self, scalar_arg(c, "value"));
+    EXPECT_FALSE(result.is_alias_of(self));
+    EXPECT_TRUE(matches(result, c));
+    EXPECT_TRUE(same_result(self, before));
+    Tensor out = empty({0}, self.options());
+    EXPECT_TRUE(aten::fill_out(out, self, scalar_arg(c, "value")).is_same(out));
+    EXPECT_TRUE(matches(out, c));
+  }
+}
+
 }  // namespace
 }  // namespace sops::optest

@@ -53,5 +53,22 @@ TEST(ReluTest, InplaceMatchesPyTorch) {
   }
 }
 
+// relu.out is not written by hand: `autogen: relu.out` makes it from relu and copy_.
+TEST(ReluTest, AutogenOutMatchesPyTorch) {
+  const auto cases = cases_of("relu.golden", "relu");
+  for (const GoldenCase& c : cases) {
+    if (c.is_error()) continue;
+    SCOPED_TRACE(c.where());
+    const Tensor self = tensor_arg(c, "self");
+    Tensor out = empty({0}, self.options());
+    EXPECT_TRUE(aten::relu_out(out, self).is_same(out));
+    EXPECT_TRUE(matches(out, c));
+    Tensor meta_out = empty({0}, self.options().device(Device(DeviceType::Meta)));
+    const Tensor meta = tensor_arg(c, "self", kMeta);
+    NoCpuAllocations no_cpu;
+    EXPECT_TRUE(matches_meta(aten::relu_outf(meta, meta_out), c));
+  }
+}
+
 }  // namespace
 }  // namespace sops::optest
