@@ -9,6 +9,10 @@ Kernels registered for an operator all share its kernel signature: the native AP
 arguments without defaults (mutable tensors as `Tensor &`, no SymInts). The C++
 functions drop the overload name (C++ overloading tells them apart), keep the
 schema's defaults, and give an out= function two spellings, as ATen does.
+
+`variants: method` gets the same free function, not a member: the runtime's Tensor
+(`sops::Tensor`) is shared by every operator library in a process, so no library can
+add members to it the way ATen generates its own `at::Tensor`.
 """
 
 from __future__ import annotations
