@@ -102,7 +102,23 @@ std::string Tensor::str() const {
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.str(); }
 
 Tensor empty(IntArrayRef sizes, TensorOptions options) {
-  return empty_strided(sizes, contiguous_strides(sizes), options);
+  // Contiguous strides follow from the sizes, and so do numel and the byte count
+  // (numel * itemsize is what required_storage_nbytes gives for them), so they are
+  // computed once here instead of being re-derived and re-checked on the way. Any
+  // negative size or overflow goes the general way, which reports it.
+  const std::size_t itemsize = element_size(options.dtype());
+  int64_t numel = 1;
+  bool valid = itemsize != 0;
+  for (const int64_t s : sizes) valid = valid && s >= 0 && !__builtin_mul_overflow(numel, s, &numel);
+  int64_t nbytes = 0;
+  valid = valid && !__builtin_mul_overflow(numel, static_cast<int64_t>(itemsize), &nbytes);
+  if (SOPS_UNLIKELY(!valid)) return empty_strided(sizes, contiguous_strides(sizes), options);
+  Allocator* allocator = get_allocator(options.device_type());
+  auto impl = std::make_shared<TensorImpl>(
+      Storage::allocate(static_cast<std::size_t>(nbytes), allocator), options.dtype(),
+      options.device());
+  impl->set_sizes_contiguous(sizes, numel);
+  return Tensor(std::move(impl));
 }
 
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {

@@ -74,9 +74,17 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides,
 }
 
 void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
-  const int64_t numel = checked_numel(sizes);
+  set_sizes_contiguous(sizes, checked_numel(sizes));
+}
+
+void TensorImpl::set_sizes_contiguous(IntArrayRef sizes, int64_t numel) {
   sizes_ = sizes;
-  strides_ = contiguous_strides(sizes);
+  strides_.resize(sizes.size());
+  int64_t running = 1;  // as contiguous_strides, written in place
+  for (std::size_t i = sizes.size(); i-- > 0;) {
+    strides_[i] = running;
+    running *= sizes[i] > 1 ? sizes[i] : 1;
+  }
   numel_ = numel;
   is_contiguous_ = true;
 }

@@ -58,6 +58,9 @@ class TensorImpl {
   void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides,
                              std::optional<int64_t> storage_offset = std::nullopt);
   void set_sizes_contiguous(IntArrayRef sizes);
+  // As set_sizes_contiguous, for a caller that has validated the sizes and computed
+  // numel (their product) itself.
+  void set_sizes_contiguous(IntArrayRef sizes, int64_t numel);
   void set_storage_offset(int64_t offset) { storage_offset_ = offset; }
 
  private:

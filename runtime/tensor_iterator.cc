@@ -11,19 +11,11 @@ namespace sops {
 // ---------------------------------------------------------------------------------
 // TensorIteratorConfig
 
-TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t, std::string_view name) {
-  SOPS_CHECK(num_inputs_ == 0, "TensorIteratorConfig: add every output before the inputs");
-  SOPS_CHECK(num_outputs_ + num_inputs_ < kMaxOperands, "TensorIteratorConfig: at most ",
-             kMaxOperands, " operands are supported");
-  outputs_[static_cast<std::size_t>(num_outputs_++)] = Entry{&t, name};
-  return *this;
-}
-
-TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t, std::string_view name) {
-  SOPS_CHECK(num_outputs_ + num_inputs_ < kMaxOperands, "TensorIteratorConfig: at most ",
-             kMaxOperands, " operands are supported");
-  inputs_[static_cast<std::size_t>(num_inputs_++)] = Entry{&t, name};
-  return *this;
+void TensorIteratorConfig::throw_bad_add(bool output) const {
+  SOPS_CHECK(!output || num_inputs_ == 0,
+             "TensorIteratorConfig: add every output before the inputs");
+  SOPS_CHECK(false, "TensorIteratorConfig: at most ", kMaxOperands, " operands are supported");
+  __builtin_unreachable();
 }
 
 TensorIteratorConfig& TensorIteratorConfig::check_all_same_dtype(bool value) {
@@ -77,9 +69,8 @@ TensorIteratorConfig& TensorIteratorConfig::declare_static_dtype(ScalarType dtyp
 // ---------------------------------------------------------------------------------
 // Building
 
-namespace {
-
-TensorIteratorConfig binary_config(const Tensor& out, const Tensor& a, const Tensor& b) {
+TensorIteratorConfig TensorIteratorBase::binary_config(const Tensor& out, const Tensor& a,
+                                                       const Tensor& b) {
   TensorIteratorConfig config;
   config.add_output(out, "out")
       .add_input(a, "self")
@@ -91,19 +82,15 @@ TensorIteratorConfig binary_config(const Tensor& out, const Tensor& a, const Ten
   return config;
 }
 
-}  // namespace
-
-void TensorIteratorBase::build_binary_op(const Tensor& out, const Tensor& a, const Tensor& b) {
-  build(binary_config(out, a, b));
+TensorIteratorConfig TensorIteratorBase::binary_float_config(const Tensor& out, const Tensor& a,
+                                                             const Tensor& b) {
+  TensorIteratorConfig config = binary_config(out, a, b);
+  config.promote_integer_inputs_to_float(true);
+  return config;
 }
 
-void TensorIteratorBase::build_binary_float_op(const Tensor& out, const Tensor& a,
-                                               const Tensor& b) {
-  build(binary_config(out, a, b).promote_integer_inputs_to_float(true));
-}
-
-void TensorIteratorBase::build_comparison_op(const Tensor& out, const Tensor& a,
-                                             const Tensor& b) {
+TensorIteratorConfig TensorIteratorBase::comparison_config(const Tensor& out, const Tensor& a,
+                                                           const Tensor& b) {
   TensorIteratorConfig config;
   config.add_output(out, "out")
       .add_input(a, "self")
@@ -112,16 +99,16 @@ void TensorIteratorBase::build_comparison_op(const Tensor& out, const Tensor& a,
       .promote_inputs_to_common_dtype(true)
       .cast_common_dtype_to_outputs(true)
       .declare_static_dtype(ScalarType::Bool);
-  build(config);
+  return config;
 }
 
-void TensorIteratorBase::build_unary_op(const Tensor& out, const Tensor& a) {
+TensorIteratorConfig TensorIteratorBase::unary_config(const Tensor& out, const Tensor& a) {
   TensorIteratorConfig config;
   config.add_output(out, "out").add_input(a, "self");
-  build(config);
+  return config;
 }
 
-void TensorIteratorBase::build_unary_float_op(const Tensor& out, const Tensor& a) {
+TensorIteratorConfig TensorIteratorBase::unary_float_config(const Tensor& out, const Tensor& a) {
   TensorIteratorConfig config;
   config.add_output(out, "out")
       .add_input(a, "self")
@@ -129,11 +116,15 @@ void TensorIteratorBase::build_unary_float_op(const Tensor& out, const Tensor& a
       .promote_integer_inputs_to_float(true)
       .cast_common_dtype_to_outputs(true)
       .enforce_safe_casting_to_output(true);
-  build(config);
+  return config;
 }
 
-void TensorIteratorBase::build(const TensorIteratorConfig& config) {
-  populate_operands(config);
+void TensorIteratorBase::build_impl(const TensorIteratorConfig& config, bool borrow) {
+  populate_operands(config, borrow);
+  if (fast_path_applies(config)) {
+    build_fast(config);
+    return;
+  }
   compute_shape(config);
   compute_types(config);
   declare_outputs();
@@ -142,33 +133,33 @@ void TensorIteratorBase::build(const TensorIteratorConfig& config) {
   coalesce_dimensions();
 }
 
-void TensorIteratorBase::populate_operands(const TensorIteratorConfig& config) {
+void TensorIteratorBase::populate_operands(const TensorIteratorConfig& config, bool borrow) {
   num_outputs_ = config.num_outputs_;
   num_inputs_ = config.num_inputs_;
   SOPS_CHECK(num_outputs_ > 0, "TensorIterator needs at least one output");
-  for (int i = 0; i < num_outputs_; ++i) {
+  for (int i = 0; i < ntensors(); ++i) {
+    const bool is_output = i < num_outputs_;
+    const auto& entry = is_output ? config.outputs_[static_cast<std::size_t>(i)]
+                                  : config.inputs_[static_cast<std::size_t>(i - num_outputs_)];
     OperandInfo& op = mutable_operand(i);
-    const auto& entry = config.outputs_[static_cast<std::size_t>(i)];
-    op = OperandInfo{};
-    op.tensor = *entry.tensor;
-    op.name = entry.name;
-    op.is_output = true;
+    op.tensor_ptr = entry.tensor;
+    op.name = entry.name();
+    op.target_dtype = ScalarType::Undefined;
+    op.is_output = is_output;
+    op.is_read_write = false;
+    op.will_resize = false;
+    SOPS_CHECK_ARG(is_output || op.tensor().defined(), op.name,
+                   "expected a tensor but got an undefined one");
   }
-  for (int i = 0; i < num_inputs_; ++i) {
-    OperandInfo& op = mutable_operand(num_outputs_ + i);
-    const auto& entry = config.inputs_[static_cast<std::size_t>(i)];
-    op = OperandInfo{};
-    op.tensor = *entry.tensor;
-    op.name = entry.name;
-    SOPS_CHECK_ARG(op.tensor.defined(), op.name, "expected a tensor but got an undefined one");
-  }
+  owns_operands_ = !borrow;
+  if (!borrow) take_ownership();
   // An output that is also an input is written in place; errors name it as the input.
   for (int o = 0; o < num_outputs_; ++o) {
     OperandInfo& out = mutable_operand(o);
-    if (!out.tensor.defined()) continue;
+    if (!out.tensor().defined()) continue;
     for (int i = num_outputs_; i < ntensors(); ++i) {
-      const OperandInfo& in = operands_[static_cast<std::size_t>(i)];
-      if (out.tensor.is_same(in.tensor)) {
+      const OperandInfo& in = op_at(i);
+      if (out.tensor().is_same(in.tensor())) {
         out.is_read_write = true;
         if (!in.name.empty()) out.name = in.name;
         break;
@@ -182,15 +173,15 @@ void TensorIteratorBase::compute_shape(const TensorIteratorConfig& config) {
   bool have_shape = false;
   const bool inputs_only = config.resize_outputs_ && num_inputs_ > 0;
   for (int i = 0; i < ntensors(); ++i) {
-    const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
-    if (!op.tensor.defined() || (op.is_output && inputs_only)) continue;
+    const OperandInfo& op = op_at(i);
+    if (!op.tensor().defined() || (op.is_output && inputs_only)) continue;
     if (!have_shape) {
-      shape_ = op.tensor.sizes();
+      shape_ = op.tensor().sizes();
       have_shape = true;
       continue;
     }
     try {
-      shape_ = infer_size(shape_, op.tensor.sizes());
+      shape_ = infer_size(shape_, op.tensor().sizes());
     } catch (Error& e) {
       e.with_argument(op.name);
       throw;
@@ -201,9 +192,9 @@ void TensorIteratorBase::compute_shape(const TensorIteratorConfig& config) {
 
   for (int i = 0; i < num_outputs_; ++i) {
     OperandInfo& op = mutable_operand(i);
-    if (!op.tensor.defined() || op.tensor.sizes() == IntArrayRef(shape_)) continue;
+    if (!op.tensor().defined() || op.tensor().sizes() == IntArrayRef(shape_)) continue;
     SOPS_CHECK_ARG(!op.is_read_write && config.resize_outputs_, op.name, "output with shape ",
-                   op.tensor.sizes(), " doesn't match the broadcast shape ", shape_);
+                   op.tensor().sizes(), " doesn't match the broadcast shape ", shape_);
     op.will_resize = true;
   }
 }
@@ -211,41 +202,41 @@ void TensorIteratorBase::compute_shape(const TensorIteratorConfig& config) {
 void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
   // Device: the first operand that is not a cpu scalar sets it (or the first at all).
   auto is_cpu_scalar_candidate = [&](const OperandInfo& op) {
-    return !op.is_output && op.tensor.is_cpu() &&
-           (op.tensor.is_wrapped_number() || (config.allow_cpu_scalars_ && op.tensor.dim() == 0));
+    return !op.is_output && op.tensor().is_cpu() &&
+           (op.tensor().is_wrapped_number() || (config.allow_cpu_scalars_ && op.tensor().dim() == 0));
   };
   bool have_device = false;
   for (int pass = 0; pass < 2 && !have_device; ++pass) {
     for (int i = num_outputs_; i < ntensors() + num_outputs_ && !have_device; ++i) {
-      const OperandInfo& op = operands_[static_cast<std::size_t>(i % ntensors())];  // inputs first, then outputs
-      if (!op.tensor.defined() || (pass == 0 && is_cpu_scalar_candidate(op))) continue;
-      common_device_ = op.tensor.device();
+      const OperandInfo& op = op_at(i % ntensors());  // inputs first, then outputs
+      if (!op.tensor().defined() || (pass == 0 && is_cpu_scalar_candidate(op))) continue;
+      common_device_ = op.tensor().device();
       have_device = true;
     }
   }
   for (int i = 0; i < ntensors(); ++i) {
-    const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
-    if (!op.tensor.defined() || devices_compatible(op.tensor.device(), common_device_)) continue;
+    const OperandInfo& op = op_at(i);
+    if (!op.tensor().defined() || devices_compatible(op.tensor().device(), common_device_)) continue;
     SOPS_CHECK_ARG(is_cpu_scalar_candidate(op), op.name,
                    "expected all tensors to be on the same device, but found at least two "
                    "devices, ",
-                   common_device_, " and ", op.tensor.device());
+                   common_device_, " and ", op.tensor().device());
   }
 
   // Common dtype.
   if (config.promote_inputs_to_common_dtype_) {
     ResultTypeState state;
     for (int i = num_outputs_; i < ntensors(); ++i) {
-      state = update_result_type_state(operands_[static_cast<std::size_t>(i)].tensor, state);
+      state = update_result_type_state(op_at(i).tensor(), state);
     }
     common_dtype_ = result_type(state);
   } else {
     common_dtype_ = ScalarType::Undefined;
     for (int pass = 0; pass < 2 && common_dtype_ == ScalarType::Undefined; ++pass) {
       for (int i = 0; i < ntensors(); ++i) {
-        const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
-        if (op.tensor.defined() && op.is_output == (pass == 1)) {
-          common_dtype_ = op.tensor.scalar_type();
+        const OperandInfo& op = op_at(i);
+        if (op.tensor().defined() && op.is_output == (pass == 1)) {
+          common_dtype_ = op.tensor().scalar_type();
           break;
         }
       }
@@ -257,21 +248,21 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
 
   if (config.check_all_same_dtype_) {
     for (int i = 0; i < ntensors(); ++i) {
-      const OperandInfo& op = operands_[static_cast<std::size_t>(i)];
-      if (!op.tensor.defined()) continue;
-      SOPS_CHECK_ARG(op.tensor.scalar_type() == common_dtype_, op.name, "expected dtype ",
-                     common_dtype_, " but got ", op.tensor.scalar_type());
+      const OperandInfo& op = op_at(i);
+      if (!op.tensor().defined()) continue;
+      SOPS_CHECK_ARG(op.tensor().scalar_type() == common_dtype_, op.name, "expected dtype ",
+                     common_dtype_, " but got ", op.tensor().scalar_type());
     }
   }
 
   for (int i = 0; i < num_outputs_; ++i) {
     OperandInfo& op = mutable_operand(i);
-    if (!op.tensor.defined()) {
+    if (!op.tensor().defined()) {
       op.target_dtype = config.static_dtype_ != ScalarType::Undefined ? config.static_dtype_
                                                                       : common_dtype_;
       continue;
     }
-    op.target_dtype = op.tensor.scalar_type();
+    op.target_dtype = op.tensor().scalar_type();
     if (config.enforce_safe_casting_to_output_) {
       SOPS_CHECK_ARG(can_cast(common_dtype_, op.target_dtype), op.name, "result type ",
                      common_dtype_, " can't be cast to the desired output type ",
@@ -288,41 +279,52 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
   for (int i = num_outputs_; i < ntensors(); ++i) {
     OperandInfo& op = mutable_operand(i);
     op.target_dtype =
-        config.promote_inputs_to_common_dtype_ ? common_dtype_ : op.tensor.scalar_type();
+        config.promote_inputs_to_common_dtype_ ? common_dtype_ : op.tensor().scalar_type();
   }
 }
 
 void TensorIteratorBase::declare_outputs() {
   for (int i = 0; i < num_outputs_; ++i) {
-    const TensorOptions options = TensorOptions(operands_[static_cast<std::size_t>(i)].target_dtype).device(common_device_);
+    const TensorOptions options = TensorOptions(op_at(i).target_dtype).device(common_device_);
     set_output_raw_strided(i, shape_, {}, options);
     const Tensor& t = maybe_get_output(i);
     OperandInfo& op = mutable_operand(i);
     SOPS_INTERNAL_ASSERT(t.defined(), "output ", i, " is undefined after set_output");
     SOPS_INTERNAL_ASSERT(t.sizes() == IntArrayRef(shape_), "output ", i, " has sizes ",
                          t.sizes(), " after set_output, expected ", shape_);
-    if (!op.tensor.is_same(t)) op.tensor = t;
+    if (owns_operands_) {
+      Tensor& slot = (*owned_)[static_cast<std::size_t>(i)];
+      if (!slot.is_same(t)) slot = t;
+    } else {
+      op.tensor_ptr = &t;  // the final class's tensor or the out=/self argument
+    }
     op.will_resize = false;
   }
 }
 
 void TensorIteratorBase::check_mem_overlap() const {
   for (int o = 0; o < num_outputs_; ++o) {
-    const OperandInfo& out = operands_[static_cast<std::size_t>(o)];
-    const Tensor& t = out.tensor;
+    const OperandInfo& out = op_at(o);
+    const Tensor& t = out.tensor();
     if (t.is_meta()) continue;
-    for (int64_t d = 0; d < t.dim(); ++d) {
-      SOPS_CHECK_ARG(!(t.strides()[static_cast<std::size_t>(d)] == 0 &&
-                       t.sizes()[static_cast<std::size_t>(d)] > 1),
-                     out.name,
-                     "unsupported operation: more than one element of the written-to tensor "
-                     "refers to a single memory location; clone() it first");
+    const bool contiguous = t.is_contiguous();
+    const bool empty = t.numel() == 0;
+    // A non-empty contiguous tensor gives every dimension of size > 1 a nonzero
+    // stride, so it cannot overlap itself: only other layouts need the scan.
+    if (!contiguous || empty) {
+      const IntArrayRef sizes = t.sizes();
+      const IntArrayRef strides = t.strides();
+      for (std::size_t d = 0; d < sizes.size(); ++d) {
+        SOPS_CHECK_ARG(!(strides[d] == 0 && sizes[d] > 1), out.name,
+                       "unsupported operation: more than one element of the written-to "
+                       "tensor refers to a single memory location; clone() it first");
+      }
     }
-    if (!t.is_contiguous() || t.numel() == 0) continue;
+    if (!contiguous || empty) continue;
     const char* out_begin = static_cast<const char*>(t.const_data_ptr());
     const char* out_end = out_begin + t.nbytes();
     for (int i = num_outputs_; i < ntensors(); ++i) {
-      const Tensor& in = operands_[static_cast<std::size_t>(i)].tensor;
+      const Tensor& in = op_at(i).tensor();
       if (in.is_same(t) || !in.is_alias_of(t) || !in.is_contiguous() || in.numel() == 0) {
         continue;
       }
@@ -346,7 +348,7 @@ void TensorIteratorBase::compute_loop_strides() {
   loop_strides_.resize(ndim * nt);
   for (std::size_t d = 0; d < ndim; ++d) loop_shape_[d] = shape_[ndim - 1 - d];
   for (std::size_t arg = 0; arg < nt; ++arg) {
-    const Tensor& t = operands_[arg].tensor;
+    const Tensor& t = operands_[arg].tensor();
     data_[arg] = static_cast<char*>(t.data_ptr());
     const std::size_t tdim = static_cast<std::size_t>(t.dim());
     const int64_t itemsize = static_cast<int64_t>(t.element_size());
@@ -399,10 +401,9 @@ void TensorIteratorBase::coalesce_dimensions() {
 // ---------------------------------------------------------------------------------
 // Queries and iteration
 
-const OperandInfo& TensorIteratorBase::operand(int arg) const {
-  SOPS_CHECK(arg >= 0 && arg < ntensors(), "TensorIterator: operand ", arg,
-             " out of range (it has ", ntensors(), ")");
-  return operands_[static_cast<std::size_t>(arg)];
+void TensorIteratorBase::throw_operand_out_of_range(int arg) const {
+  throw Error("TensorIterator: operand " + std::to_string(arg) + " out of range (it has " +
+              std::to_string(ntensors()) + ")");
 }
 
 bool TensorIteratorBase::is_scalar(int arg) const {
@@ -465,11 +466,11 @@ void TensorIterator::set_output_raw_strided(int64_t output_idx, IntArrayRef size
                                             IntArrayRef strides_hint, TensorOptions options) {
   const OperandInfo& op = operand(static_cast<int>(output_idx));
   Tensor& slot = outputs_[static_cast<std::size_t>(output_idx)];
-  if (!op.tensor.defined()) {
+  if (!op.tensor().defined()) {
     slot = create_out(sizes, strides_hint, options);
   } else {
-    resize_out(op.tensor, sizes, strides_hint, options, op.name);
-    slot = op.tensor;
+    resize_out(op.tensor(), sizes, strides_hint, options, op.name);
+    slot = op.tensor();
   }
 }
 

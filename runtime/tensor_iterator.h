@@ -23,10 +23,23 @@
 // as they are read; outputs of another dtype (out= with cast_common_dtype_to_outputs)
 // are converted as they are written. An output that is also an input (inplace) is
 // fine; partial overlap between an output and an input is an error.
+//
+// Ownership. The build_borrowing_* builders (what meta functions call) borrow every
+// operand: the inputs are the structured kernel's arguments and the outputs are
+// what maybe_get_output() returns (the final class's own tensor, or the out=/self
+// argument), all of which outlive the iterator, so no reference count is touched.
+// build(), the other build_*_op builders and TensorIterator own copies of their
+// operands, so a standalone iterator stays valid after the caller's tensors go. A
+// copied or moved iterator owns its operands.
+//
+// Common case first: a functional op whose inputs all have one dtype, one device and
+// one shape, contiguous and not wrapped numbers, skips promotion, broadcasting and
+// coalescing (tensor_iterator_fast_path.cc); every other case takes the general path.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "runtime/array_ref.h"
@@ -47,8 +60,16 @@ inline constexpr int kMaxOperands = 8;
 class TensorIteratorConfig {
  public:
   // `name` is the argument name used in errors ("out", "self", "other").
-  TensorIteratorConfig& add_output(const Tensor& t, std::string_view name = "out");
-  TensorIteratorConfig& add_input(const Tensor& t, std::string_view name = {});
+  TensorIteratorConfig& add_output(const Tensor& t, std::string_view name = "out") {
+    if (SOPS_UNLIKELY(num_inputs_ != 0 || num_outputs_ >= kMaxOperands)) throw_bad_add(true);
+    outputs_[static_cast<std::size_t>(num_outputs_++)] = Entry{&t, name.data(), name.size()};
+    return *this;
+  }
+  TensorIteratorConfig& add_input(const Tensor& t, std::string_view name = {}) {
+    if (SOPS_UNLIKELY(num_outputs_ + num_inputs_ >= kMaxOperands)) throw_bad_add(false);
+    inputs_[static_cast<std::size_t>(num_inputs_++)] = Entry{&t, name.data(), name.size()};
+    return *this;
+  }
   TensorIteratorConfig& add_const_input(const Tensor& t, std::string_view name = {}) {
     return add_input(t, name);
   }
@@ -76,12 +97,19 @@ class TensorIteratorConfig {
  private:
   friend class TensorIteratorBase;
 
+  [[noreturn]] void throw_bad_add(bool output) const;
+
+  // Trivially default-constructible (a std::string_view member would not be), so
+  // that the arrays below are left uninitialized: only [0, num_outputs_) and
+  // [0, num_inputs_) are ever read.
   struct Entry {
     const Tensor* tensor;
-    std::string_view name;
+    const char* name_data;
+    std::size_t name_size;
+    std::string_view name() const { return {name_data, name_size}; }
   };
-  std::array<Entry, kMaxOperands> outputs_{};
-  std::array<Entry, kMaxOperands> inputs_{};
+  std::array<Entry, kMaxOperands> outputs_;
+  std::array<Entry, kMaxOperands> inputs_;
   int num_outputs_ = 0;
   int num_inputs_ = 0;
   bool check_all_same_dtype_ = true;
@@ -95,15 +123,19 @@ class TensorIteratorConfig {
   ScalarType static_dtype_ = ScalarType::Undefined;
 };
 
+// One operand of an iterator. Trivially copyable (and left uninitialized until
+// build): it refers to the tensor, borrowed or owned by the iterator (see above).
 struct OperandInfo {
-  Tensor tensor;
+  const Tensor& tensor() const { return *tensor_ptr; }
+
+  const Tensor* tensor_ptr;
   std::string_view name;
   // The dtype the computation uses for this operand: the common dtype for promoted
   // inputs, the tensor's own dtype otherwise.
-  ScalarType target_dtype = ScalarType::Undefined;
-  bool is_output = false;
-  bool is_read_write = false;  // an output that is also an input (inplace)
-  bool will_resize = false;    // a given output whose sizes differ from the shape
+  ScalarType target_dtype;
+  bool is_output;
+  bool is_read_write;  // an output that is also an input (inplace)
+  bool will_resize;    // a given output whose sizes differ from the shape
 };
 
 class TensorIteratorBase : public MetaBase {
@@ -112,31 +144,53 @@ class TensorIteratorBase : public MetaBase {
   // strides[i] is its step in bytes, n the number of elements.
   using loop1d_t = FunctionRef<void(char** data, const int64_t* strides, int64_t n)>;
 
-  void build(const TensorIteratorConfig& config);
+  TensorIteratorBase() = default;
+  // A copy (or a move from a borrowing iterator) owns all its operands.
+  TensorIteratorBase(const TensorIteratorBase& other);
+  TensorIteratorBase(TensorIteratorBase&& other);
+  TensorIteratorBase& operator=(const TensorIteratorBase& other);
+  TensorIteratorBase& operator=(TensorIteratorBase&& other);
+  ~TensorIteratorBase() override = default;
+
+  // Builds over copies of the config's tensors (owning).
+  void build(const TensorIteratorConfig& config) { build_impl(config, /*borrow=*/false); }
 
   // out = f(a, b): inputs promoted to their result_type; a given out keeps its dtype
   // if the result can be cast to it (PyTorch's binary_op). Names: out, self, other.
-  void build_binary_op(const Tensor& out, const Tensor& a, const Tensor& b);
+  // The build_borrowing_* forms borrow out, a and b: they must outlive the iterator.
+  void build_binary_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+    build_impl(binary_config(out, a, b), /*borrow=*/false);
+  }
   void build_borrowing_binary_op(const Tensor& out, const Tensor& a, const Tensor& b) {
-    build_binary_op(out, a, b);
+    build_impl(binary_config(out, a, b), /*borrow=*/true);
   }
   // As build_binary_op, integral results promoted to float32 (true division).
-  void build_binary_float_op(const Tensor& out, const Tensor& a, const Tensor& b);
+  void build_binary_float_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+    build_impl(binary_float_config(out, a, b), /*borrow=*/false);
+  }
   void build_borrowing_binary_float_op(const Tensor& out, const Tensor& a, const Tensor& b) {
-    build_binary_float_op(out, a, b);
+    build_impl(binary_float_config(out, a, b), /*borrow=*/true);
   }
   // Comparisons: inputs promoted; a new output is bool, a given one keeps its dtype.
-  void build_comparison_op(const Tensor& out, const Tensor& a, const Tensor& b);
+  void build_comparison_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+    build_impl(comparison_config(out, a, b), /*borrow=*/false);
+  }
   void build_borrowing_comparison_op(const Tensor& out, const Tensor& a, const Tensor& b) {
-    build_comparison_op(out, a, b);
+    build_impl(comparison_config(out, a, b), /*borrow=*/true);
   }
   // out = f(a): out has a's dtype (PyTorch's unary_op). Names: out, self.
-  void build_unary_op(const Tensor& out, const Tensor& a);
-  void build_borrowing_unary_op(const Tensor& out, const Tensor& a) { build_unary_op(out, a); }
+  void build_unary_op(const Tensor& out, const Tensor& a) {
+    build_impl(unary_config(out, a), /*borrow=*/false);
+  }
+  void build_borrowing_unary_op(const Tensor& out, const Tensor& a) {
+    build_impl(unary_config(out, a), /*borrow=*/true);
+  }
   // out = f(a) computed in floating point (integral a gives float32).
-  void build_unary_float_op(const Tensor& out, const Tensor& a);
+  void build_unary_float_op(const Tensor& out, const Tensor& a) {
+    build_impl(unary_float_config(out, a), /*borrow=*/false);
+  }
   void build_borrowing_unary_float_op(const Tensor& out, const Tensor& a) {
-    build_unary_float_op(out, a);
+    build_impl(unary_float_config(out, a), /*borrow=*/true);
   }
 
   int ntensors() const { return num_outputs_ + num_inputs_; }
@@ -149,13 +203,17 @@ class TensorIteratorBase : public MetaBase {
 
   ScalarType common_dtype() const { return common_dtype_; }
   // The dtype of operand `arg` (outputs first): its tensor's dtype.
-  ScalarType dtype(int arg = 0) const { return operand(arg).tensor.scalar_type(); }
+  ScalarType dtype(int arg = 0) const { return operand(arg).tensor().scalar_type(); }
   ScalarType input_dtype(int i = 0) const { return dtype(num_outputs_ + i); }
-  const Tensor& tensor(int arg) const { return operand(arg).tensor; }
-  const Tensor& output(int i = 0) const { return operand(i).tensor; }
-  const Tensor& input(int i = 0) const { return operand(num_outputs_ + i).tensor; }
-  const OperandInfo& operand(int arg) const;
-  Device device(int arg = 0) const { return operand(arg).tensor.device(); }
+  const Tensor& tensor(int arg) const { return operand(arg).tensor(); }
+  const Tensor& output(int i = 0) const { return operand(i).tensor(); }
+  const Tensor& input(int i = 0) const { return operand(num_outputs_ + i).tensor(); }
+  // Throws sops::Error unless 0 <= arg < ntensors().
+  const OperandInfo& operand(int arg) const {
+    if (SOPS_UNLIKELY(arg < 0 || arg >= ntensors())) throw_operand_out_of_range(arg);
+    return operands_[static_cast<std::size_t>(arg)];
+  }
+  Device device(int arg = 0) const { return operand(arg).tensor().device(); }
   DeviceType device_type(int arg = 0) const { return device(arg).type(); }
   // Whether operand `arg` is one element broadcast over the whole shape.
   bool is_scalar(int arg) const;
@@ -180,19 +238,60 @@ class TensorIteratorBase : public MetaBase {
 
   // Calls loop over the elements, one run of the innermost dimension at a time.
   void for_each(loop1d_t loop) const;
+  // The same, with the common one-run case (at most one loop dimension) calling
+  // `loop` directly, where the compiler can inline it.
+  template <typename F>
+  void for_each(F&& loop) const {
+    if (loop_shape_.size() > 1) {
+      for_each(loop1d_t(loop));
+      return;
+    }
+    if (numel_ == 0) return;
+    static constexpr std::array<int64_t, kMaxOperands> kZeroStrides{};
+    std::array<char*, kMaxOperands> ptrs = data_;  // the loop may move its pointers
+    if (loop_shape_.empty()) {
+      loop(ptrs.data(), kZeroStrides.data(), int64_t{1});
+    } else {
+      loop(ptrs.data(), loop_strides_.data(), loop_shape_[0]);
+    }
+  }
 
  private:
-  void populate_operands(const TensorIteratorConfig& config);
+  static TensorIteratorConfig binary_config(const Tensor& out, const Tensor& a, const Tensor& b);
+  static TensorIteratorConfig binary_float_config(const Tensor& out, const Tensor& a,
+                                                  const Tensor& b);
+  static TensorIteratorConfig comparison_config(const Tensor& out, const Tensor& a,
+                                                const Tensor& b);
+  static TensorIteratorConfig unary_config(const Tensor& out, const Tensor& a);
+  static TensorIteratorConfig unary_float_config(const Tensor& out, const Tensor& a);
+
+  void build_impl(const TensorIteratorConfig& config, bool borrow);
+  void populate_operands(const TensorIteratorConfig& config, bool borrow);
+  // The fast path (tensor_iterator_fast_path.cc).
+  bool fast_path_applies(const TensorIteratorConfig& config) const;
+  void build_fast(const TensorIteratorConfig& config);
+  void set_contiguous_loop();
   void compute_shape(const TensorIteratorConfig& config);
   void compute_types(const TensorIteratorConfig& config);
   void declare_outputs();
   void check_mem_overlap() const;
   void compute_loop_strides();
   void coalesce_dimensions();
+  // Points every operand at a copy held in owned_.
+  void take_ownership();
+  void copy_state(const TensorIteratorBase& other);
+  [[noreturn]] void throw_operand_out_of_range(int arg) const;
   OperandInfo& mutable_operand(int arg) { return operands_[static_cast<std::size_t>(arg)]; }
+  const OperandInfo& op_at(int arg) const { return operands_[static_cast<std::size_t>(arg)]; }
 
-  std::array<OperandInfo, kMaxOperands> operands_{};
-  std::array<char*, kMaxOperands> data_{};
+  // [0, ntensors()) are set by build; the rest stay uninitialized (nothing to zero
+  // or destroy: a functional add uses 3 of 8).
+  std::array<OperandInfo, kMaxOperands> operands_;
+  std::array<char*, kMaxOperands> data_;
+  // Copies of the operands when the iterator owns them, on the heap so that a move
+  // keeps their addresses; the borrowing path never allocates it.
+  std::unique_ptr<std::array<Tensor, kMaxOperands>> owned_;
+  bool owns_operands_ = false;
   int num_outputs_ = 0;
   int num_inputs_ = 0;
   DimVector shape_;
