@@ -81,17 +81,16 @@ def impl_arguments(g: NativeFunctionsGroup) -> list[Binding]:
 
 
 def meta_declaration(g: NativeFunctionsGroup) -> dict:
+    """The meta struct of a group: meta() returns void; `precomputed:` values are members
+    of the struct (`precomputed.<name>`) that meta() sets and the wrapper passes to impl()."""
     pre = g.out.precomputed
-    ret = "meta_return_ty" if pre is not None else "void"
     decl = {
         "struct": meta_name(g),
         "parent": g.out.structured_inherits or META_BASE,
-        "declaration": f"{ret} meta({', '.join(b.decl() for b in meta_arguments(g))})",
+        "declaration": f"void meta({', '.join(b.decl() for b in meta_arguments(g))})",
     }
     if pre is not None:
-        decl["precomputed"] = [f"{argument_type(a.type).cpp()} {a.name}"
-                               for _, args in pre.replace for a in args] + \
-                              [f"{argument_type(a.type).cpp()} {a.name}" for a in pre.add]
+        decl["precomputed"] = [f"{argument_type(a.type).cpp()} {a.name}" for a in pre.arguments]
     return decl
 
 

@@ -44,20 +44,15 @@ def operators_context(lib: Library) -> dict:
 def meta_context(lib: Library) -> dict:
     metas = []
     for g in lib.structured_groups:
+        decl = structured.meta_declaration(g)
         pre = g.out.precomputed
-        precomputed = []
-        replaced = ""
-        if pre is not None:
-            args = [a for _, group in pre.replace for a in group] + list(pre.add)
-            precomputed = [f"{structured.argument_type(a.type).cpp()} {a.name}" for a in args]
-            replaced = ", ".join(name for name, _ in pre.replace)
         metas.append({
             "ops": ", ".join(f.key for f in g.functions()),
-            "struct": structured.meta_name(g),
-            "parent": _qualified(g.out.structured_inherits or "MetaBase"),
-            "params": ", ".join(b.decl() for b in structured.meta_arguments(g)),
-            "precomputed": precomputed,
-            "replaced": replaced,
+            "struct": decl["struct"],
+            "parent": _qualified(decl["parent"]),
+            "declaration": decl["declaration"],
+            "precomputed": decl.get("precomputed", []),
+            "replaced": ", ".join(name for name, _ in pre.replace) if pre is not None else "",
         })
     return {"metas": metas}
 

@@ -35,13 +35,6 @@ COMPOSITES = (COMPOSITE_EXPLICIT, COMPOSITE_IMPLICIT)
 DEVICE_KEYS = frozenset(("CUDA",))
 
 
-@dataclass(frozen=True)
-class Output:
-    """An output of a structured wrapper: how set_output treats it and how impl() sees it."""
-
-    name: str  # the schema argument it is (or `out` for a functional's fresh tensor)
-
-
 @dataclass
 class StructuredWrapper:
     """A wrapper of one member of a structured group for one key (a backend, Meta or Common)."""
@@ -124,16 +117,20 @@ class Library:
         """Keys with static entry points: the backends, and Meta."""
         return self.backends + (META,)
 
+    def group_of(self, f: NativeFunction) -> NativeFunctionsGroup | None:
+        return self._group_of.get(id(f))
+
     def shard_of(self, wrapper: Wrapper) -> int:
         """A stable shard for a wrapper: by the sha1 of its operator's group, not hash()."""
-        group = self._group_key.get(id(wrapper.function), wrapper.op)
-        return int(hashlib.sha1(group.encode()).hexdigest(), 16) % self.shards
+        group = self.group_of(wrapper.function)
+        key = group.key if group is not None else wrapper.op
+        return int(hashlib.sha1(key.encode()).hexdigest(), 16) % self.shards
 
     def wrappers_for(self, keys: tuple[str, ...], shard: int) -> list[Wrapper]:
         return [w for w in self.wrappers if w.key in keys and self.shard_of(w) == shard]
 
     def __post_init__(self) -> None:
-        self._group_key = {id(f): g.key for g in self.groups for f in g.functions()}
+        self._group_of = {id(f): g for g in self.groups for f in g.functions()}
 
 
 def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
@@ -146,7 +143,6 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
                   diagnostics: Diagnostics) -> Library:
     """The library's wrappers; what cannot be generated is reported to `diagnostics`."""
     lib = Library(namespace, backends, functions, groups, shards)
-    group_of = {id(f): g for g in groups for f in g.functions()}
     wrapped = set()
     for g in lib.structured_groups:
         members = [(FUNCTIONAL, g.functional), (INPLACE, g.inplace), (OUT, g.out)]
@@ -166,7 +162,7 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
         if id(f) in wrapped or f.manual_kernel_registration:
             continue
         if f.generated:
-            wrapper = _autogen(f, group_of.get(id(f)), functions, diagnostics)
+            wrapper = _autogen(f, lib.group_of(f), functions, diagnostics)
             if wrapper is not None:
                 lib.wrappers.append(wrapper)
             continue
@@ -248,9 +244,7 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
     parent = impl or meta_struct
     owner = impl.rsplit("::", 1)[1] if impl else structured.meta_name(g)
     out_args = g.out.func.arguments.out
-    if role == OUT:
-        outputs = [a.name for a in out_args]
-    elif role == INPLACE:
+    if role == INPLACE:
         outputs = [a.name for a in f.func.arguments.flat_all if a.is_write]
     else:
         outputs = [a.name for a in out_args]
@@ -278,13 +272,9 @@ def _impl_arg(b: Binding, g: NativeFunctionsGroup, outputs: dict[str, str]) -> s
     if b.name in outputs:
         return outputs[b.name]
     pre = g.out.precomputed
-    if pre is not None and b.name in _precomputed_names(pre):
+    if pre is not None and any(b.name == a.name for a in pre.arguments):
         return f"op.precomputed.{b.name}"
     return b.name
-
-
-def _precomputed_names(pre) -> set[str]:
-    return {a.name for _, args in pre.replace for a in args} | {a.name for a in pre.add}
 
 
 def _returns(f: NativeFunction, role: str, outputs: list[str]) -> str:

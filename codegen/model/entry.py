@@ -109,6 +109,11 @@ class Precompute:
     replace: tuple[tuple[str, tuple[Argument, ...]], ...]
     add: tuple[Argument, ...]
 
+    @property
+    def arguments(self) -> tuple[Argument, ...]:
+        """Every value meta() computes for impl(): the replacements, then the adds."""
+        return tuple(a for _, args in self.replace for a in args) + self.add
+
     def replacement(self, name: str) -> tuple[Argument, ...] | None:
         for k, v in self.replace:
             if k == name:

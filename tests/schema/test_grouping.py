@@ -112,7 +112,7 @@ def test_structured_meta_and_impl(rec):
     out = rec["gather_dim.out"]
     assert out["meta"] == {
         "struct": "structured_gather_dim", "parent": "MetaBase",
-        "declaration": "meta_return_ty meta(const Tensor & self, int64_t dim, const Tensor & index, bool sparse_grad)",
+        "declaration": "void meta(const Tensor & self, int64_t dim, const Tensor & index, bool sparse_grad)",
         "precomputed": ["int64_t dim", "bool contiguous", "bool all_same_dtype", "MemoryFormat memory_format"]}
     assert out["impl"]["gather_dim_out_cpu"] == {
         "struct": "structured_gather_dim_out_cpu", "parent": "structured_gather_dim",
