@@ -70,10 +70,12 @@ void cpu_loop_casting(char** data, const int64_t* strides, int64_t n, Op& op,
   }
 }
 
+// cpu_kernel has checked that the iterator has 1 + sizeof...(I) operands.
 template <typename Traits, std::size_t... I>
 bool dtypes_match(const TensorIteratorBase& iter, std::index_sequence<I...>) {
-  return iter.dtype(0) == scalar_type_of<typename Traits::result_type> &&
-         ((iter.dtype(static_cast<int>(I) + 1) == scalar_type_of<arg_t<Traits, I>>) && ...);
+  return iter.dtype_unchecked(0) == scalar_type_of<typename Traits::result_type> &&
+         ((iter.dtype_unchecked(static_cast<int>(I) + 1) == scalar_type_of<arg_t<Traits, I>>) &&
+          ...);
 }
 
 }  // namespace detail

@@ -78,6 +78,12 @@ class SmallVector {
     for (std::size_t i = size_; i < n; ++i) d[i] = value;
     size_ = n;
   }
+  // As resize, leaving the elements from the old size on uninitialized: for a
+  // caller that writes all of them next (no fill loop, no memset call).
+  void resize_for_overwrite(std::size_t n) {
+    reserve(n);
+    size_ = n;
+  }
   void push_back(T value) {
     if (size_ == capacity_) reserve(size_ + 1);
     data()[size_++] = value;

@@ -16,6 +16,10 @@ class StorageImpl {
  public:
   StorageImpl(DataPtr data, std::size_t nbytes, Allocator* allocator, bool resizable)
       : data_(std::move(data)), nbytes_(nbytes), allocator_(allocator), resizable_(resizable) {}
+  // The data lies in the same heap block, right after this object (see
+  // Storage::allocate): the block must hold kCpuAlignment - 1 + nbytes more bytes.
+  struct TrailingData {};
+  StorageImpl(TrailingData, std::size_t nbytes, Allocator* allocator, bool resizable);
 
   void* data() const { return data_.get(); }
   std::size_t nbytes() const { return nbytes_; }
@@ -38,7 +42,9 @@ class Storage {
   // No buffer (the storage of an undefined tensor).
   Storage() = default;
 
-  // nbytes bytes from `allocator`.
+  // nbytes bytes from `allocator`. Small buffers of the built-in cpu_allocator()
+  // share one heap block with the storage's bookkeeping (one malloc instead of two);
+  // they are still 64-byte aligned, report cpu_allocator() and grow through it.
   static Storage allocate(std::size_t nbytes, Allocator* allocator, bool resizable = true);
   // Wraps memory allocated elsewhere; it cannot grow.
   static Storage wrap(DataPtr data, std::size_t nbytes);

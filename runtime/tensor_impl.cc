@@ -79,8 +79,8 @@ void TensorImpl::set_sizes_contiguous(IntArrayRef sizes) {
 
 void TensorImpl::set_sizes_contiguous(IntArrayRef sizes, int64_t numel) {
   sizes_ = sizes;
-  strides_.resize(sizes.size());
-  int64_t running = 1;  // as contiguous_strides, written in place
+  strides_.resize_for_overwrite(sizes.size());
+  int64_t running = 1;  // as contiguous_strides, written in place (every element)
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides_[i] = running;
     running *= sizes[i] > 1 ? sizes[i] : 1;

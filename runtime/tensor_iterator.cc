@@ -121,8 +121,9 @@ TensorIteratorConfig TensorIteratorBase::unary_float_config(const Tensor& out, c
 
 void TensorIteratorBase::build_impl(const TensorIteratorConfig& config, bool borrow) {
   populate_operands(config, borrow);
-  if (fast_path_applies(config)) {
-    build_fast(config);
+  const FastPathOptions options = fast_path_options(config);
+  if (fast_path_applies(options)) {
+    build_fast(options);
     return;
   }
   compute_shape(config);

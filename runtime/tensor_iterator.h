@@ -35,6 +35,8 @@
 // Common case first: a functional op whose inputs all have one dtype, one device and
 // one shape, contiguous and not wrapped numbers, skips promotion, broadcasting and
 // coalescing (tensor_iterator_fast_path.cc); every other case takes the general path.
+// The build_borrowing_binary/binary_float/comparison builders test for it before
+// building a TensorIteratorConfig, which the fast path does not need.
 #pragma once
 
 #include <array>
@@ -162,6 +164,7 @@ class TensorIteratorBase : public MetaBase {
     build_impl(binary_config(out, a, b), /*borrow=*/false);
   }
   void build_borrowing_binary_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+    if (build_borrowing_binary_fast(out, a, b, kBinaryFastPath)) return;
     build_impl(binary_config(out, a, b), /*borrow=*/true);
   }
   // As build_binary_op, integral results promoted to float32 (true division).
@@ -169,6 +172,7 @@ class TensorIteratorBase : public MetaBase {
     build_impl(binary_float_config(out, a, b), /*borrow=*/false);
   }
   void build_borrowing_binary_float_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+    if (build_borrowing_binary_fast(out, a, b, kBinaryFloatFastPath)) return;
     build_impl(binary_float_config(out, a, b), /*borrow=*/true);
   }
   // Comparisons: inputs promoted; a new output is bool, a given one keeps its dtype.
@@ -176,6 +180,7 @@ class TensorIteratorBase : public MetaBase {
     build_impl(comparison_config(out, a, b), /*borrow=*/false);
   }
   void build_borrowing_comparison_op(const Tensor& out, const Tensor& a, const Tensor& b) {
+    if (build_borrowing_binary_fast(out, a, b, kComparisonFastPath)) return;
     build_impl(comparison_config(out, a, b), /*borrow=*/true);
   }
   // out = f(a): out has a's dtype (PyTorch's unary_op). Names: out, self.
@@ -205,6 +210,11 @@ class TensorIteratorBase : public MetaBase {
   // The dtype of operand `arg` (outputs first): its tensor's dtype.
   ScalarType dtype(int arg = 0) const { return operand(arg).tensor().scalar_type(); }
   ScalarType input_dtype(int i = 0) const { return dtype(num_outputs_ + i); }
+  // dtype(arg) without its checks, for loops that have checked ntensors() (every
+  // operand of a built iterator is defined).
+  ScalarType dtype_unchecked(int arg) const {
+    return op_at(arg).tensor().unsafe_get_impl()->dtype();
+  }
   const Tensor& tensor(int arg) const { return operand(arg).tensor(); }
   const Tensor& output(int i = 0) const { return operand(i).tensor(); }
   const Tensor& input(int i = 0) const { return operand(num_outputs_ + i).tensor(); }
@@ -267,9 +277,29 @@ class TensorIteratorBase : public MetaBase {
 
   void build_impl(const TensorIteratorConfig& config, bool borrow);
   void populate_operands(const TensorIteratorConfig& config, bool borrow);
-  // The fast path (tensor_iterator_fast_path.cc).
-  bool fast_path_applies(const TensorIteratorConfig& config) const;
-  void build_fast(const TensorIteratorConfig& config);
+
+  // The fast path (tensor_iterator_fast_path.cc). What it needs of a config: the
+  // binary builders pass a constant instead of building one (the *_config above
+  // hold the same settings).
+  struct FastPathOptions {
+    bool check_all_same_dtype;
+    bool promote_inputs_to_common_dtype;
+    bool promote_integer_inputs_to_float;
+    bool check_mem_overlap;
+    ScalarType static_dtype;
+  };
+  static constexpr FastPathOptions kBinaryFastPath{false, true, false, true,
+                                                   ScalarType::Undefined};
+  static constexpr FastPathOptions kBinaryFloatFastPath{false, true, true, true,
+                                                        ScalarType::Undefined};
+  static constexpr FastPathOptions kComparisonFastPath{false, true, false, true, ScalarType::Bool};
+  static FastPathOptions fast_path_options(const TensorIteratorConfig& config);
+  // Borrowing out, a and b, builds through the fast path and returns true when it
+  // applies; otherwise changes nothing that build_impl does not set again.
+  bool build_borrowing_binary_fast(const Tensor& out, const Tensor& a, const Tensor& b,
+                                   const FastPathOptions& options);
+  bool fast_path_applies(const FastPathOptions& options) const;
+  void build_fast(const FastPathOptions& options);
   void set_contiguous_loop();
   void compute_shape(const TensorIteratorConfig& config);
   void compute_types(const TensorIteratorConfig& config);

@@ -31,7 +31,32 @@
 
 namespace sops {
 
-bool TensorIteratorBase::fast_path_applies(const TensorIteratorConfig& config) const {
+TensorIteratorBase::FastPathOptions TensorIteratorBase::fast_path_options(
+    const TensorIteratorConfig& config) {
+  return {config.check_all_same_dtype_, config.promote_inputs_to_common_dtype_,
+          config.promote_integer_inputs_to_float_, config.check_mem_overlap_,
+          config.static_dtype_};
+}
+
+// What populate_operands sets for a binary config (out, self, other), minus its
+// checks that cannot fail here: inputs are defined (checked below) and an undefined
+// output is neither an input nor written in place.
+bool TensorIteratorBase::build_borrowing_binary_fast(const Tensor& out, const Tensor& a,
+                                                     const Tensor& b,
+                                                     const FastPathOptions& options) {
+  if (out.defined() || !a.defined() || !b.defined()) return false;
+  num_outputs_ = 1;
+  num_inputs_ = 2;
+  operands_[0] = OperandInfo{&out, "out", ScalarType::Undefined, true, false, false};
+  operands_[1] = OperandInfo{&a, "self", ScalarType::Undefined, false, false, false};
+  operands_[2] = OperandInfo{&b, "other", ScalarType::Undefined, false, false, false};
+  owns_operands_ = false;
+  if (!fast_path_applies(options)) return false;
+  build_fast(options);
+  return true;
+}
+
+bool TensorIteratorBase::fast_path_applies(const FastPathOptions& options) const {
   if (num_inputs_ == 0) return false;
   for (int i = 0; i < num_outputs_; ++i) {
     if (op_at(i).tensor().defined()) return false;  // out= and inplace: general path
@@ -45,28 +70,28 @@ bool TensorIteratorBase::fast_path_applies(const TensorIteratorConfig& config) c
       return false;
     }
   }
-  if (config.check_all_same_dtype_ && config.promote_integer_inputs_to_float_ &&
+  if (options.check_all_same_dtype && options.promote_integer_inputs_to_float &&
       is_integral(first.dtype(), true)) {
     return false;  // the common dtype would differ from the inputs': an error
   }
   return true;
 }
 
-void TensorIteratorBase::build_fast(const TensorIteratorConfig& config) {
+void TensorIteratorBase::build_fast(const FastPathOptions& options) {
   const Tensor& first = op_at(num_outputs_).tensor();
   shape_ = first.sizes();
   numel_ = first.numel();
   common_device_ = first.device();
   common_dtype_ = first.scalar_type();
-  if (config.promote_integer_inputs_to_float_ && is_integral(common_dtype_, true)) {
+  if (options.promote_integer_inputs_to_float && is_integral(common_dtype_, true)) {
     common_dtype_ = kDefaultFloatingDtype;
   }
   const ScalarType output_dtype =
-      config.static_dtype_ != ScalarType::Undefined ? config.static_dtype_ : common_dtype_;
+      options.static_dtype != ScalarType::Undefined ? options.static_dtype : common_dtype_;
   for (int i = 0; i < num_outputs_; ++i) mutable_operand(i).target_dtype = output_dtype;
   for (int i = num_outputs_; i < ntensors(); ++i) {
     mutable_operand(i).target_dtype =
-        config.promote_inputs_to_common_dtype_ ? common_dtype_ : first.scalar_type();
+        options.promote_inputs_to_common_dtype ? common_dtype_ : first.scalar_type();
   }
 
   declare_outputs();
@@ -82,7 +107,7 @@ void TensorIteratorBase::build_fast(const TensorIteratorConfig& config) {
   }
   // check_mem_overlap finds nothing on contiguous outputs (numel > 0 here) that share
   // no storage with an input, which is what a functional output normally is.
-  if (config.check_mem_overlap_ && (!contiguous || shares_storage)) check_mem_overlap();
+  if (options.check_mem_overlap && (!contiguous || shares_storage)) check_mem_overlap();
   if (!contiguous) {  // a final class chose other strides
     compute_loop_strides();
     coalesce_dimensions();
@@ -92,21 +117,25 @@ void TensorIteratorBase::build_fast(const TensorIteratorConfig& config) {
 }
 
 void TensorIteratorBase::set_contiguous_loop() {
+  // Every operand is defined here (inputs were checked, outputs asserted by
+  // declare_outputs), so the impls are read directly.
   const std::size_t nt = static_cast<std::size_t>(ntensors());
   for (std::size_t arg = 0; arg < nt; ++arg) {
-    data_[arg] = static_cast<char*>(operands_[arg].tensor().data_ptr());
+    data_[arg] = static_cast<char*>(operands_[arg].tensor().unsafe_get_impl()->data());
   }
   if (shape_.empty()) {
     loop_shape_.clear();
     loop_strides_.clear();
     return;
   }
-  loop_shape_.resize(1);
+  loop_shape_.resize_for_overwrite(1);
   loop_shape_[0] = numel_;
-  loop_strides_.resize(nt);
+  loop_strides_.resize_for_overwrite(nt);
+  int64_t* strides = loop_strides_.data();
   for (std::size_t arg = 0; arg < nt; ++arg) {
-    loop_strides_[arg] =
-        numel_ == 1 ? 0 : static_cast<int64_t>(operands_[arg].tensor().element_size());
+    strides[arg] = numel_ == 1 ? 0
+                               : static_cast<int64_t>(element_size(
+                                     operands_[arg].tensor().unsafe_get_impl()->dtype()));
   }
 }
 

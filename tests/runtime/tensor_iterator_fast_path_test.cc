@@ -119,6 +119,39 @@ struct add_functional final : sops::TensorIteratorBase {
   std::array<Tensor, 1> outputs_;
 };
 
+// The borrowing binary builders skip the config on the fast path: they must build
+// what the config-driven build gives (owning TensorIterator, same settings).
+TEST(TensorIteratorFastPath, BorrowingBinaryBuildersMatchTheConfigPath) {
+  for (const V& sizes : {V{}, V{1}, V{5}, V{2, 3}}) {
+    for (const sops::ScalarType dtype : {sops::kFloat, sops::kInt, sops::kBool}) {
+      SCOPED_TRACE(::testing::PrintToString(sizes));
+      const Tensor a = sops::empty(sizes, dtype);
+      const Tensor b = sops::empty(sizes, dtype);
+      add_functional bin;
+      bin.build_borrowing_binary_op(bin.maybe_get_output(0), a, b);
+      EXPECT_EQ(Layout(bin), Layout(TensorIterator::binary_op(Tensor(), a, b)));
+      add_functional fl;
+      fl.build_borrowing_binary_float_op(fl.maybe_get_output(0), a, b);
+      EXPECT_EQ(Layout(fl), Layout(TensorIterator::binary_float_op(Tensor(), a, b)));
+      add_functional cmp;
+      cmp.build_borrowing_comparison_op(cmp.maybe_get_output(0), a, b);
+      EXPECT_EQ(Layout(cmp), Layout(TensorIterator::comparison_op(Tensor(), a, b)));
+      EXPECT_EQ(bin.operand(0).name, "out");
+      EXPECT_EQ(bin.operand(1).name, "self");
+      EXPECT_EQ(bin.operand(2).name, "other");
+    }
+  }
+  // Off the fast path (mixed dtypes, broadcasting, an undefined input) as before.
+  const Tensor f = sops::empty({2, 3}, sops::kFloat);
+  add_functional mixed;
+  mixed.build_borrowing_binary_op(mixed.maybe_get_output(0), f, sops::empty({3}, sops::kDouble));
+  EXPECT_EQ(mixed.common_dtype(), sops::kDouble);
+  EXPECT_EQ(vec(mixed.shape()), (V{2, 3}));
+  add_functional undefined;
+  EXPECT_THROW(undefined.build_borrowing_binary_op(undefined.maybe_get_output(0), f, Tensor()),
+               sops::Error);
+}
+
 TEST(TensorIteratorFastPath, BorrowingLeavesReferenceCountsAloneAndCopiesOwn) {
   const Tensor a = make<float>({1, 2}, {2});
   const Tensor b = make<float>({3, 4}, {2});

@@ -2,6 +2,7 @@
 #include "runtime/tensor.h"
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -192,6 +193,31 @@ TEST(Allocator, RegistryIsSettableAndCudaHasNoneByDefault) {
   EXPECT_EQ(counting.count, 1);
   EXPECT_THROW(sops::empty({1}, sops::TensorOptions().device(sops::kCUDA)), sops::Error);
   EXPECT_EQ(sops::get_allocator(sops::kCPU), sops::cpu_allocator());
+}
+
+// Small cpu_allocator() buffers share the storage's heap block; they behave as any
+// other: aligned, writable over every byte, growable through the same allocator.
+TEST(Storage, SmallCpuBuffersInTheStorageBlockBehaveAsOthers) {
+  for (const std::size_t nbytes : {std::size_t{1}, std::size_t{4}, std::size_t{63},
+                                   std::size_t{64}, std::size_t{512}, std::size_t{513}}) {
+    SCOPED_TRACE(nbytes);
+    const sops::Storage s = sops::Storage::allocate(nbytes, sops::cpu_allocator());
+    ASSERT_NE(s.data(), nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(s.data()) % sops::kCpuAlignment, 0u);
+    EXPECT_EQ(s.nbytes(), nbytes);
+    EXPECT_EQ(s.allocator(), sops::cpu_allocator());
+    EXPECT_TRUE(s.resizable());
+    EXPECT_EQ(s.device(), sops::Device(sops::kCPU));
+    std::memset(s.data(), 0xab, nbytes);  // every byte is ours (ASan checks)
+    s.resize(2 * nbytes + 1);
+    EXPECT_EQ(static_cast<unsigned char*>(s.data())[nbytes - 1], 0xab);
+    std::memset(s.data(), 0, 2 * nbytes + 1);
+  }
+  EXPECT_EQ(sops::Storage::allocate(0, sops::cpu_allocator()).data(), nullptr);
+  const sops::Tensor t = sops::empty({3}, sops::kFloat);
+  t.resize_({1000});  // grows out of the block
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(t.data_ptr()) % sops::kCpuAlignment, 0u);
+  EXPECT_EQ(sops::empty({2}, sops::TensorOptions().device(sops::kMeta)).data_ptr(), nullptr);
 }
 
 TEST(Irange, CountsLikeRange) {
