@@ -47,30 +47,8 @@ SOPS_IMPL_FUNC(double_up_cpu)(const Tensor& self, const Tensor& out) {
 }
 
 // Generated-style final classes.
-struct double_up_functional final : structured_double_up_cpu {
-  void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override {
-    outputs_[static_cast<std::size_t>(i)] = sops::create_out(sizes, strides, options);
-    structured_double_up_cpu::set_output_raw_strided(i, sizes, strides, options);
-  }
-  const Tensor& maybe_get_output(int64_t i) override {
-    return outputs_[static_cast<std::size_t>(i)];
-  }
-  std::array<Tensor, 1> outputs_;
-};
-
-struct double_up_out final : structured_double_up_cpu {
-  explicit double_up_out(const Tensor& out) : outputs_{std::cref(out)} {}
-  void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override {
-    sops::resize_out(outputs_[static_cast<std::size_t>(i)], sizes, strides, options);
-    structured_double_up_cpu::set_output_raw_strided(i, sizes, strides, options);
-  }
-  const Tensor& maybe_get_output(int64_t i) override {
-    return outputs_[static_cast<std::size_t>(i)];
-  }
-  std::array<std::reference_wrapper<const Tensor>, 1> outputs_;
-};
+using double_up_functional = sops::testing::FunctionalFinal<structured_double_up_cpu>;
+using double_up_out = sops::testing::OutFinal<structured_double_up_cpu>;
 
 struct double_up_meta final : meta::structured_double_up {
   void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,

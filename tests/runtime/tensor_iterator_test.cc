@@ -45,30 +45,8 @@ SOPS_IMPL_FUNC(add_out)(const Tensor&, const Tensor&, const Scalar& alpha, const
   });
 }
 
-struct add_functional final : structured_add_out {
-  void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override {
-    outputs_[static_cast<std::size_t>(i)] = sops::create_out(sizes, strides, options);
-    structured_add_out::set_output_raw_strided(i, sizes, strides, options);
-  }
-  const Tensor& maybe_get_output(int64_t i) override {
-    return outputs_[static_cast<std::size_t>(i)];
-  }
-  std::array<Tensor, 1> outputs_;
-};
-
-struct add_out final : structured_add_out {
-  explicit add_out(const Tensor& out) : outputs_{std::cref(out)} {}
-  void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override {
-    sops::resize_out(outputs_[static_cast<std::size_t>(i)], sizes, strides, options);
-    structured_add_out::set_output_raw_strided(i, sizes, strides, options);
-  }
-  const Tensor& maybe_get_output(int64_t i) override {
-    return outputs_[static_cast<std::size_t>(i)];
-  }
-  std::array<std::reference_wrapper<const Tensor>, 1> outputs_;
-};
+using add_functional = sops::testing::FunctionalFinal<structured_add_out>;
+using add_out = sops::testing::OutFinal<structured_add_out>;
 
 struct add_inplace final : structured_add_out {
   explicit add_inplace(const Tensor& self) : outputs_{std::cref(self)} {}

@@ -1,10 +1,13 @@
 // Helpers for the runtime tests: make cpu tensors from values and read them back.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "runtime/element_cast.h"
+#include "runtime/meta_base.h"
 #include "runtime/tensor.h"
 
 namespace sops::testing {
@@ -42,5 +45,40 @@ std::vector<T> values(const Tensor& t) {
 }
 
 inline std::vector<int64_t> vec(IntArrayRef a) { return a.vec(); }
+
+}  // namespace sops::testing
+
+// The final classes the generator writes for a structured kernel, by hand, so the
+// runtime's MetaBase and TensorIteratorBase can be tested without the generator.
+namespace sops::testing {
+
+// Functional: set_output allocates the output.
+template <typename Parent>
+struct FunctionalFinal final : Parent {
+  void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
+                              TensorOptions options) override {
+    outputs_[static_cast<std::size_t>(i)] = sops::create_out(sizes, strides, options);
+    Parent::set_output_raw_strided(i, sizes, strides, options);
+  }
+  const Tensor& maybe_get_output(int64_t i) override {
+    return outputs_[static_cast<std::size_t>(i)];
+  }
+  std::array<Tensor, 1> outputs_;
+};
+
+// Out: set_output resizes (and checks) the given out tensor.
+template <typename Parent>
+struct OutFinal final : Parent {
+  explicit OutFinal(const Tensor& out) : outputs_{std::cref(out)} {}
+  void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
+                              TensorOptions options) override {
+    sops::resize_out(outputs_[static_cast<std::size_t>(i)], sizes, strides, options);
+    Parent::set_output_raw_strided(i, sizes, strides, options);
+  }
+  const Tensor& maybe_get_output(int64_t i) override {
+    return outputs_[static_cast<std::size_t>(i)];
+  }
+  std::array<std::reference_wrapper<const Tensor>, 1> outputs_;
+};
 
 }  // namespace sops::testing
