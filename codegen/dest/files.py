@@ -75,10 +75,9 @@ def natives_context(lib: Library) -> dict:
                     "ops": g.out.key, "keys_list": []})
                 decl["keys_list"].append(key)
     for w in lib.wrappers:
-        if w.structured or w.body.call is None:  # autogen kernels are generated, not declared
+        if w.structured or w.body.kernel is None:  # autogen kernels are generated, not declared
             continue
-        kernel = w.body.call.split("(", 1)[0]
-        ns, name = kernel.lstrip(":").rsplit("::", 1)
+        ns, name = w.body.kernel.rsplit("::", 1)
         declaration = native.declaration(w.function, name)
         decl = by_ns.setdefault(ns, {}).setdefault(declaration, {
             "struct": None, "declaration": declaration, "ops": w.op, "keys_list": []})

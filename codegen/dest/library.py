@@ -64,6 +64,7 @@ class KernelWrapper:
     function: NativeFunction
     key: str
     name: str
+    kernel: str | None  # the kernel's qualified name, e.g. `my::ops::native::relu`
     call: str | None  # the kernel call expression
     statements: list[str] = field(default_factory=list)  # the body of an autogen kernel
 
@@ -168,7 +169,7 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
             continue
         for key, metadata in f.dispatch.items():
             if key in backends or key == META or key in COMPOSITES:
-                kernel = f"::{kernel_namespace(namespace, metadata.cpp_namespace)}::{metadata.kernel}"
+                kernel = f"{kernel_namespace(namespace, metadata.cpp_namespace)}::{metadata.kernel}"
                 lib.wrappers.append(_kernel(f, key, kernel))
     lib.wrappers.sort(key=lambda w: (w.op, w.key))
     return lib
@@ -198,8 +199,8 @@ def _wrapper(body, f: NativeFunction, key: str) -> Wrapper:
 
 
 def _kernel(f: NativeFunction, key: str, kernel: str) -> Wrapper:
-    call = f"{kernel}({dispatcher.kernel_args(f)})"
-    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), call), f, key)
+    call = f"::{kernel}({dispatcher.kernel_args(f)})"
+    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), kernel, call), f, key)
 
 
 def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None, functions: list[NativeFunction],
@@ -235,7 +236,7 @@ def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None, functions: list[
                           "functional variant of an inplace one; write this kernel yourself")
         return None
     key = COMPOSITE_EXPLICIT
-    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), None, statements), f, key)
+    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), None, None, statements), f, key)
 
 
 def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, role: str,
