@@ -89,25 +89,21 @@ def natives_context(lib: Library) -> dict:
     return {"natives": natives}
 
 
-def _cpp_function_entries(w: Wrapper) -> list[dict]:
+def _cpp_function_entries(f, wrapper: str | None = None) -> list[dict]:
+    """The C++ functions of f for a template; `wrapper` is what a static entry point calls."""
+    signature = dispatcher.kernel_signature(f)
     return [{"ret": c.ret, "name": c.name, "params": c.params, "params_no_defaults": c.params_no_defaults,
-             "args": c.args, "op": w.op, "wrapper": w.name,
-             "signature": dispatcher.kernel_signature(w.function)}
-            for c in dispatcher.cpp_functions(w.function)]
+             "args": c.args, "op": f.key, "wrapper": wrapper, "signature": signature}
+            for c in dispatcher.cpp_functions(f)]
 
 
 def functions_context(lib: Library) -> dict:
-    functions = []
-    for f in sorted(lib.functions, key=lambda f: f.key):
-        for c in dispatcher.cpp_functions(f):
-            functions.append({"ret": c.ret, "name": c.name, "params": c.params,
-                              "params_no_defaults": c.params_no_defaults, "args": c.args,
-                              "op": f.key, "signature": dispatcher.kernel_signature(f)})
+    functions = [e for f in sorted(lib.functions, key=lambda f: f.key) for e in _cpp_function_entries(f)]
     return {"functions": functions, "title": "The dispatcher API: one function per operator (out= ones twice)."}
 
 
 def static_functions_context(lib: Library, key: str) -> dict:
-    functions = [e for w in lib.wrappers if w.key == key for e in _cpp_function_entries(w)]
+    functions = [e for w in lib.wrappers if w.key == key for e in _cpp_function_entries(w.function, w.name)]
     return {"functions": functions, "static_namespace": key.lower(),
             "title": f"Static entry points of the {key} kernels: they bypass the dispatcher."}
 
@@ -118,7 +114,7 @@ def register_context(lib: Library, family: str, shard: int) -> dict:
     static = []
     includes = ["NativeFunctions.h", "Functions.h"]
     if family in lib.static_keys:
-        entries = [e for w in wrappers for e in _cpp_function_entries(w)]
+        entries = [e for w in wrappers for e in _cpp_function_entries(w.function, w.name)]
         static = [(family.lower(), entries)] if entries else []
         includes.append(f"{family}Functions.h")
     return {"wrappers": wrappers, "static_entry_points": static, "includes": includes,

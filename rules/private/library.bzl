@@ -43,6 +43,9 @@ def structured_ops_library(
         backends = backends,
         shards = shards,
         cpp_namespace = cpp_namespace or name,
+        # Skipped, tagged and restricted like the library itself (e.g. CUDA-only ones).
+        tags = kwargs.get("tags"),
+        target_compatible_with = kwargs.get("target_compatible_with"),
         visibility = visibility,
     )
     for group in ["headers", "sources"]:

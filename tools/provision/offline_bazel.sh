@@ -163,12 +163,11 @@ offline_bazel_main() {
   shift
   home=${STRUCTURED_OPS_BAZEL_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/structured_ops/bazel}
   mirror=${STRUCTURED_OPS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-  root="$home/root"
-  log="$home/provision.log"
+  mkdir -p "$home"
+  home=$(cd "$home" && pwd -P)  # the same path inside the root: no symlinks in it
+  root="$home/root" log="$home/provision.log"
   local output_root="$home/output_user_root"
-  mkdir -p "$home" "$output_root"
-  home=$(cd "$home" && pwd -P)
-  root="$home/root" log="$home/provision.log" output_root="$home/output_user_root"
+  mkdir -p "$output_root"
 
   if ! is_ready "$root"; then
     # One provisioning at a time; a second first call waits, then finds the root ready.
