@@ -2,6 +2,12 @@
 
     python3 -m codegen check FILE [--tags TAGS]
     python3 -m codegen signatures FILE [--tags TAGS] --json
+    python3 -m codegen generate FILE [--tags TAGS] --namespace NS [--backends CPU[,CUDA]]
+                                --output-dir DIR [--include-prefix P] [--shards N]
+
+`generate` writes exactly the files that the Bazel rule declares (codegen/outputs.bzl)
+into DIR; they include each other as `P/Functions.h` (P: DIR's last component unless
+given), so compile them with `-I` the parent of DIR and `-I` the root holding runtime/.
 
 Diagnostics go to stderr as `FILE:LINE:COL: error: ...` with a hint line; the exit
 status is 1 when there is any error, 2 for a bad command line (or an internal error,
@@ -14,16 +20,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 if __package__ in (None, ""):  # run as a script (py_binary main): make `codegen` importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from codegen.frontend import NativeYaml, load_native_yaml  # noqa: E402
+from codegen.dest.library import RUNTIME_BACKENDS  # noqa: E402
+from codegen.validate.names import CPP_KEYWORDS  # noqa: E402
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="codegen", description="Structured-kernel code generator.")
+    p = argparse.ArgumentParser(prog="codegen", description="Structured-kernel code generator.",
+                                fromfile_prefix_chars="@")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sp: argparse.ArgumentParser) -> None:
@@ -37,6 +47,19 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("signatures", help="print what the front end knows about every function")
     common(sp)
     sp.add_argument("--json", action="store_true", required=True, help="print JSON (the only format)")
+    sp = sub.add_parser("generate", help="check FILE, then write the C++ of its operator library")
+    common(sp)
+    sp.add_argument("--namespace", required=True, help="C++ namespace of the generated code, e.g. my::ops")
+    sp.add_argument("--backends", default="CPU",
+                    help="comma-separated backend dispatch keys whose kernels are registered "
+                         f"(default CPU; the runtime has {', '.join(RUNTIME_BACKENDS)})")
+    sp.add_argument("--output-dir", required=True, metavar="DIR", help="where the files are written")
+    sp.add_argument("--include-prefix", metavar="P",
+                    help="how the files include each other: P/Functions.h (default: DIR's last component)")
+    sp.add_argument("--shards", type=int, default=1, metavar="N",
+                    help="registration files per dispatch key (default 1)")
+    sp.add_argument("--source-label", metavar="NAME",
+                    help="how generated comments name FILE (default: FILE as given)")
     return p
 
 
@@ -71,7 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     user_dir = os.environ.get("BUILD_WORKING_DIRECTORY")
     if user_dir:
         os.chdir(user_dir)
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "generate":
+        problem = _generate_options_problem(args)
+        if problem:
+            parser.error(problem)
     try:
         return _run(args)
     except Exception as e:  # a bug of ours, never the user's mistake: still no traceback
@@ -83,6 +111,50 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _generate_options_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options of `generate`, or None."""
+    backends = [b for b in args.backends.split(",") if b]
+    unknown = [b for b in backends if b not in RUNTIME_BACKENDS]
+    if unknown or not backends:
+        return (f"--backends: the runtime has no backend key {', '.join(f'`{b}`' for b in unknown)}; "
+                f"use some of: {', '.join(RUNTIME_BACKENDS)}" if unknown else "--backends: name at least one backend")
+    if len(set(backends)) != len(backends):
+        return "--backends: a backend is listed twice"
+    parts = args.namespace.split("::")
+    if (not _CPP_NAMESPACE.match(args.namespace) or any(p in CPP_KEYWORDS for p in parts)
+            or args.namespace == "sops" or parts[0] == "std"):
+        return (f"--namespace: `{args.namespace}` cannot hold the library; write e.g. `my_ops` or "
+                "`acme::ops` (no C++ keyword; not `std`, nor `sops` itself: the runtime's)")
+    if args.shards < 1:
+        return f"--shards must be at least 1, got {args.shards}"
+    prefix = args.include_prefix or os.path.basename(os.path.normpath(os.path.abspath(args.output_dir)))
+    if not _INCLUDE_PREFIX.match(prefix):
+        return f"--include-prefix: `{prefix}` cannot be an include directory; write e.g. `my_ops` or `gen/my_ops`"
+    args.include_prefix = prefix
+    args.backends = tuple(backends)
+    return None
+
+
+_CPP_NAMESPACE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*\Z")
+_INCLUDE_PREFIX = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*\Z")
+
+
+def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
+    from codegen.dest import files, render
+    from codegen.dest.library import build_library
+
+    lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards)
+    env = render.environment()
+    base = {"source": args.source_label or args.file, "namespace": args.namespace,
+            "include_prefix": args.include_prefix}
+    texts = {o.name: render.render(lib, o, base, env) for o in files.output_files(args.backends, args.shards)}
+    os.makedirs(args.output_dir, exist_ok=True)
+    for name, text in texts.items():  # written only once all are rendered: never half a library
+        with open(os.path.join(args.output_dir, name), "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     parsed = load_native_yaml(args.file, args.tags)
     _report(parsed, args.no_warnings)
@@ -91,6 +163,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         print(summary(parsed))
         return 0
+    if args.command == "generate":
+        return _generate(parsed, args)
     from codegen.signatures import records
 
     json.dump(records(parsed), sys.stdout, indent=1, sort_keys=True)

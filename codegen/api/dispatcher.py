@@ -26,17 +26,30 @@ from codegen.model.entry import NativeFunction
 
 @dataclass(frozen=True)
 class CppFunction:
-    """One C++ function of the dispatcher API: `ret name(params)` calling the kernel with `args`."""
+    """One C++ function of the dispatcher API: `ret name(params)`, calling f's kernel with
+    its `bindings` in kernel order."""
 
     ret: str
     name: str
-    params: str  # declaration, with defaults
-    params_no_defaults: str  # definition
-    args: str  # the kernel's arguments, in kernel order, as expressions
+    params: list[Binding]  # in declaration order, with the defaults the declaration keeps
+    bindings: list[Binding]  # the kernel's parameters, in kernel order
+
+    @property
+    def params_decl(self) -> str:
+        return ", ".join(b.decl() for b in self.params)
+
+    @property
+    def params_no_defaults(self) -> str:
+        return ", ".join(b.decl(with_default=False) for b in self.params)
+
+    @property
+    def args(self) -> str:
+        return ", ".join(b.name for b in self.bindings)
 
 
 def kernel_bindings(f: NativeFunction) -> list[Binding]:
-    return native.arguments(f, symint=False)
+    """The parameters of every kernel of f, without defaults."""
+    return [b.no_default() for b in native.arguments(f, symint=False)]
 
 
 def kernel_return(f: NativeFunction) -> str:
@@ -44,7 +57,7 @@ def kernel_return(f: NativeFunction) -> str:
 
 
 def kernel_params(f: NativeFunction) -> str:
-    return ", ".join(b.decl(with_default=False) for b in kernel_bindings(f))
+    return ", ".join(b.decl() for b in kernel_bindings(f))
 
 
 def kernel_signature(f: NativeFunction) -> str:
@@ -52,31 +65,17 @@ def kernel_signature(f: NativeFunction) -> str:
     return f"{kernel_return(f)} ({', '.join(b.type.cpp() for b in kernel_bindings(f))})"
 
 
-def kernel_args(f: NativeFunction) -> str:
-    return ", ".join(b.name for b in kernel_bindings(f))
-
-
 def cpp_functions(f: NativeFunction) -> list[CppFunction]:
     """The C++ functions that call f: one, or `name_out` and `name_outf` for out= functions."""
     bindings = kernel_bindings(f)
     ret = kernel_return(f)
     name = str(f.func.name.name)
-    args = ", ".join(b.name for b in bindings)
-    in_order = ", ".join(b.decl(with_default=False) for b in bindings)
     if not f.func.arguments.out:
-        with_defaults = [_with_default(b, a) for b, a in zip(bindings, f.func.arguments.flat_all)]
-        return [CppFunction(ret, name, ", ".join(b.decl() for b in with_defaults), in_order, args)]
+        return [CppFunction(ret, name, native.arguments(f, symint=False), bindings)]
     n_out = len(f.func.arguments.out)
-    non_out = [_with_default(b, a) for b, a in zip(bindings, f.func.arguments.flat_all)][:-n_out]
-    out_first = bindings[-n_out:] + non_out
-    return [
-        CppFunction(ret, name + "_out", ", ".join(b.decl() for b in out_first),
-                    ", ".join(b.decl(with_default=False) for b in out_first), args),
-        CppFunction(ret, name + "_outf", in_order, in_order, args),
-    ]
-
-
-def _with_default(b: Binding, a) -> Binding:
-    if a.default is None:
-        return b
-    return Binding(b.name, b.type, native.default_expr(a))
+    with_defaults = [b if b.argument.default is None else
+                     Binding(b.name, b.type, b.argument, native.default_expr(b.argument))
+                     for b in bindings[:-n_out]]
+    out_first = bindings[-n_out:] + native.trailing_defaults(with_defaults, f.cpp_no_default_args)
+    return [CppFunction(ret, name + "_out", out_first, bindings),
+            CppFunction(ret, name + "_outf", bindings, bindings)]

@@ -109,8 +109,10 @@ def default_expr(a: Argument) -> str:
         elem = Argument("", t.elem, None, None)
         return "{" + ", ".join(default_expr(_with_default(elem, x)) for x in items if x) + "}"
     name = t.base_name()
-    if name == "str" or name == "Device":
+    if name == "str":
         return _cpp_string(d)
+    if name == "Device":
+        return f"Device({_cpp_string(d)})"  # the constructor that parses a device string is explicit
     if name == "int" and d in defaults.REDUCTIONS:
         return defaults.REDUCTIONS[d]
     if name == "ScalarType" and d in defaults.SCALAR_TYPES:
@@ -148,15 +150,30 @@ def _cpp_string(d: str) -> str:
 
 
 def arguments(f: NativeFunction, symint: bool) -> list[Binding]:
+    """f's parameters in schema order; defaults kept, except on out= functions."""
     func = f.func
     keep_defaults = not func.arguments.out
     out = []
     for a in func.arguments.flat_all:
         t = argument_type(a.type, write=a.is_write, symint=symint,
                           const_ref=f.use_const_ref_for_mutable_tensors)
-        default = default_expr(a) if keep_defaults and a.default is not None else None
-        out.append(Binding(a.name, t, default))
-    return out
+        out.append(Binding(a.name, t, a, default_expr(a) if keep_defaults and a.default is not None else None))
+    return trailing_defaults(out, f.cpp_no_default_args)
+
+
+def trailing_defaults(bindings: list[Binding], no_defaults: frozenset[str] = frozenset()) -> list[Binding]:
+    """C++ allows defaults only on a trailing run of parameters: a default before a
+    parameter without one (legal in a schema) is dropped, as are those the yaml names in
+    `cpp_no_default_args` (which keeps overloads unambiguous)."""
+    result = list(bindings)
+    trailing = True
+    for i in reversed(range(len(result))):
+        b = result[i]
+        if b.default is None or b.name in no_defaults:
+            trailing = False
+        if b.default is not None and not trailing:
+            result[i] = b.no_default()
+    return result
 
 
 def declaration(f: NativeFunction, kernel: str) -> str:

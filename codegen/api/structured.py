@@ -55,7 +55,7 @@ def _strip_ref(t: CType) -> CType:
 
 
 def _bindings(args) -> list[Binding]:
-    return [Binding(a.name, argument_type(a.type)) for a in args]
+    return [Binding(a.name, argument_type(a.type), a) for a in args]
 
 
 def meta_name(g: NativeFunctionsGroup) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codegen.model.schema import Argument
+
 
 class CType:
     def cpp(self) -> str:
@@ -117,10 +119,16 @@ VALUE_TYPES = {
 
 @dataclass(frozen=True)
 class Binding:
-    """One C++ parameter: `type name = default`."""
+    """One C++ parameter, `type name = default`, and the schema argument it stands for.
+
+    `argument` is what translation (codegen/api/translate.py) matches on: the call
+    arguments of one C++ API are computed from another API's bindings through the schema
+    arguments they share, never by comparing C++ spellings.
+    """
 
     name: str
     type: CType
+    argument: Argument
     default: str | None = None
 
     def decl(self, with_default: bool = True) -> str:
@@ -128,3 +136,6 @@ class Binding:
         if with_default and self.default is not None:
             s += f"={self.default}"
         return s
+
+    def no_default(self) -> Binding:
+        return Binding(self.name, self.type, self.argument)

@@ -1,47 +1,96 @@
 """The files one library generates, and the data each template renders.
 
-`output_names` is the single list of generated files: the Starlark rule declares the
-same names (rules/private/codegen.bzl) and the generator refuses any other set.
+The list of files lives once, in codegen/outputs.bzl (the Starlark rule loads it);
+`output_files` expands it for a library's backends and shards, and each row's
+`context` names one of the functions below.
 """
 
 from __future__ import annotations
 
-from codegen.api import dispatcher, native, structured
-from codegen.dest.library import COMMON, COMPOSITES, META, Library, Wrapper, kernel_namespace
+import ast
+import os
+from dataclasses import dataclass
 
-HEADERS = ("Types.h", "Operators.h", "NativeMetaFunctions.h", "NativeFunctions.h", "Functions.h")
-SOURCES = ("Operators.cpp", "Functions.cpp")
+from codegen.api import dispatcher, native, structured
+from codegen.dest.library import COMMON, COMPOSITES, META, Library, kernel_namespace
+
 COMPOSITE = "Composite"  # one family of registration files for both composite keys
+TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "outputs.bzl")
 
 # The runtime types the generated signatures name, made visible in the library namespace.
 RUNTIME_TYPES = (
-    "ArrayRef", "Device", "IntArrayRef", "ITensorListRef", "Layout", "MemoryFormat",
-    "OptionalIntArrayRef", "OptionalScalarRef", "OptionalTensorRef", "Scalar", "ScalarType",
-    "SymInt", "SymIntArrayRef", "Tensor", "TensorList", "TensorOptions",
+    "ArrayRef", "Device", "DeviceIndex", "DimVector", "Generator", "IntArrayRef",
+    "IOptTensorListRef", "ITensorListRef", "Layout", "MemoryFormat", "OptionalArrayRef",
+    "OptionalIntArrayRef", "OptionalScalarRef", "OptionalSymIntArrayRef", "OptionalTensorRef",
+    "QScheme", "Reduction", "Scalar", "ScalarType", "Storage", "Stream", "SymBool", "SymInt",
+    "SymIntArrayRef", "Tensor", "TensorList", "TensorOptions",
 )
 
 
+def _read_table() -> tuple[list[dict], list[str]]:
+    """GENERATED_FILES and EXTRA_FAMILIES of codegen/outputs.bzl (Starlark literals that
+    are Python literals too)."""
+    with open(TABLE, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), TABLE)
+    values = {t.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+              for t in node.targets}
+    return values["GENERATED_FILES"], values["EXTRA_FAMILIES"]
+
+
+GENERATED_FILES, EXTRA_FAMILIES = _read_table()
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One generated file: its name, template, and the parameters of its context."""
+
+    name: str
+    template: str
+    context: str
+    header: bool
+    key: str | None = None  # a static-entry-point key
+    family: str | None = None  # a registration family
+    shard: int | None = None
+
+
 def register_families(backends: tuple[str, ...]) -> tuple[str, ...]:
-    return backends + (META, COMMON, COMPOSITE)
+    return backends + tuple(EXTRA_FAMILIES)
+
+
+def output_files(backends: tuple[str, ...], shards: int) -> list[OutputFile]:
+    """Every file of a library with these backends and shards, in table order."""
+    result = []
+    for row in GENERATED_FILES:
+        common = (row["template"], row["context"], row["header"])
+        if "{key}" in row["name"]:
+            result += [OutputFile(row["name"].format(key=k), *common, key=k) for k in backends + (META,)]
+        elif "{family}" in row["name"]:
+            result += [OutputFile(row["name"].format(family=fam, shard=i), *common, family=fam, shard=i)
+                       for fam in register_families(backends) for i in range(shards)]
+        else:
+            result.append(OutputFile(row["name"], *common))
+    return result
 
 
 def output_names(backends: tuple[str, ...], shards: int) -> list[str]:
-    names = list(HEADERS) + [f"{k}Functions.h" for k in backends + (META,)] + list(SOURCES)
-    names += [f"Register{family}_{i}.cpp" for family in register_families(backends) for i in range(shards)]
-    return names
+    return [o.name for o in output_files(backends, shards)]
 
 
 def _family_keys(family: str) -> tuple[str, ...]:
     return COMPOSITES if family == COMPOSITE else (family,)
 
 
-def operators_context(lib: Library) -> dict:
+def types_context(lib: Library, out: OutputFile) -> dict:
+    return {"runtime_types": RUNTIME_TYPES}
+
+
+def operators_context(lib: Library, out: OutputFile) -> dict:
     ops = sorted(lib.functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
     return {"operators": [{"name": str(f.func.name.name), "overload": f.func.name.overload_name,
                            "schema": str(f.func), "key": f.key} for f in ops]}
 
 
-def meta_context(lib: Library) -> dict:
+def metas_context(lib: Library, out: OutputFile) -> dict:
     metas = []
     for g in lib.structured_groups:
         decl = structured.meta_declaration(g)
@@ -62,7 +111,7 @@ def _qualified(parent: str) -> str:
     return parent if "::" in parent else f"::sops::{parent}"
 
 
-def natives_context(lib: Library) -> dict:
+def natives_context(lib: Library, out: OutputFile) -> dict:
     by_ns: dict[str, dict[str, dict]] = {}
     for g in lib.structured_groups:
         for key, m in sorted(g.out.dispatch.items()):
@@ -75,7 +124,7 @@ def natives_context(lib: Library) -> dict:
                     "ops": g.out.key, "keys_list": []})
                 decl["keys_list"].append(key)
     for w in lib.wrappers:
-        if w.structured or w.body.kernel is None:  # autogen kernels are generated, not declared
+        if w.kind != "kernel":  # structured kernels are declared above; autogen ones are generated
             continue
         ns, name = w.body.kernel.rsplit("::", 1)
         declaration = native.declaration(w.function, name)
@@ -85,32 +134,36 @@ def natives_context(lib: Library) -> dict:
     natives = []
     for ns in sorted(by_ns):
         decls = [dict(d, dispatch_keys=", ".join(d["keys_list"])) for _, d in sorted(by_ns[ns].items())]
-        natives.append((ns, decls))
+        # Kernels the yaml places outside the library's namespace (`CPU: my::k`) see the
+        # runtime's types through using-declarations of their own.
+        inside = ns == lib.namespace or ns.startswith(lib.namespace + "::")
+        natives.append({"namespace": ns, "decls": decls, "runtime_types": () if inside else RUNTIME_TYPES})
     return {"natives": natives}
 
 
 def _cpp_function_entries(f, wrapper: str | None = None) -> list[dict]:
     """The C++ functions of f for a template; `wrapper` is what a static entry point calls."""
     signature = dispatcher.kernel_signature(f)
-    return [{"ret": c.ret, "name": c.name, "params": c.params, "params_no_defaults": c.params_no_defaults,
+    return [{"ret": c.ret, "name": c.name, "params": c.params_decl, "params_no_defaults": c.params_no_defaults,
              "args": c.args, "op": f.key, "wrapper": wrapper, "signature": signature}
             for c in dispatcher.cpp_functions(f)]
 
 
-def functions_context(lib: Library) -> dict:
+def functions_context(lib: Library, out: OutputFile) -> dict:
     functions = [e for f in sorted(lib.functions, key=lambda f: f.key) for e in _cpp_function_entries(f)]
-    return {"functions": functions, "title": "The dispatcher API: one function per operator (out= ones twice)."}
+    return {"functions": functions, "namespace_suffix": "",
+            "title": "The dispatcher API: one function per operator (out= ones twice)."}
 
 
-def static_functions_context(lib: Library, key: str) -> dict:
-    functions = [e for w in lib.wrappers if w.key == key for e in _cpp_function_entries(w.function, w.name)]
-    return {"functions": functions, "static_namespace": key.lower(),
-            "title": f"Static entry points of the {key} kernels: they bypass the dispatcher."}
+def static_functions_context(lib: Library, out: OutputFile) -> dict:
+    functions = [e for w in lib.wrappers if w.key == out.key for e in _cpp_function_entries(w.function, w.name)]
+    return {"functions": functions, "namespace_suffix": "::" + out.key.lower(),
+            "title": f"Static entry points of the {out.key} kernels: they bypass the dispatcher."}
 
 
-def register_context(lib: Library, family: str, shard: int) -> dict:
-    keys = _family_keys(family)
-    wrappers = lib.wrappers_for(keys, shard)
+def register_context(lib: Library, out: OutputFile) -> dict:
+    family = out.family
+    wrappers = lib.wrappers_for(_family_keys(family), out.shard)
     static = []
     includes = ["NativeFunctions.h", "Functions.h"]
     if family in lib.static_keys:
@@ -118,4 +171,17 @@ def register_context(lib: Library, family: str, shard: int) -> dict:
         static = [(family.lower(), entries)] if entries else []
         includes.append(f"{family}Functions.h")
     return {"wrappers": wrappers, "static_entry_points": static, "includes": includes,
-            "title": f"{family} kernels, shard {shard} of {lib.shards}: wrappers and their registration."}
+            "autogen": any(w.kind.startswith("autogen") for w in wrappers),
+            "title": f"{family} kernels, shard {out.shard} of {lib.shards}: wrappers and their registration."}
+
+
+# The `context` column of codegen/outputs.bzl.
+CONTEXTS = {
+    "types": types_context,
+    "operators": operators_context,
+    "metas": metas_context,
+    "natives": natives_context,
+    "functions": functions_context,
+    "static_functions": static_functions_context,
+    "register": register_context,
+}

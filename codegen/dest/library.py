@@ -19,20 +19,31 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from codegen.api import dispatcher, structured
+from codegen.api import dispatcher, native, structured
+from codegen.api.translate import Expr, translate
 from codegen.api.types import Binding
-from codegen.diagnostics import Diagnostics
 from codegen.model.dispatch import COMPOSITE_EXPLICIT, COMPOSITE_IMPLICIT, DEFAULT_KERNEL_NAMESPACE
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
-from codegen.model.schema import FUNCTIONAL, INPLACE, OUT
+from codegen.model.schema import FUNCTIONAL, INPLACE, MUTABLE, OUT
 
+# The backend keys of the runtime's DispatchKey (runtime/dispatch_key.h) that a library
+# may register kernels for; Meta is always registered.
+RUNTIME_BACKENDS = ("CPU", "CUDA")
 META = "Meta"
 COMMON = "Common"
 COMPOSITES = (COMPOSITE_EXPLICIT, COMPOSITE_IMPLICIT)
 # Keys whose kernels run on a device other than the CPU: their wrappers set the device
 # and check that the tensors share it.
 DEVICE_KEYS = frozenset(("CUDA",))
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call the generated code makes: a C++ function and its argument expressions."""
+
+    function: str
+    args: list[str]
 
 
 @dataclass
@@ -45,11 +56,11 @@ class StructuredWrapper:
     name: str  # the wrapper function's name
     class_name: str  # the final class
     parent: str  # the class it derives from: an impl struct, or the meta struct for Meta/Common
-    outputs: list[str]  # names of the outputs, for messages
-    meta_args: str
-    impl_args: str | None  # None: no impl() call (Meta, Common)
-    redispatch: str | None  # Common: the out= call through the dispatcher
-    returns: str  # the return statement's expression
+    outputs: list[str]  # names of the outputs (out= or written arguments), for messages
+    n_returns: int
+    meta_args: list[str]
+    impl_args: list[str] | None  # None: no impl() call (Meta, Common)
+    redispatch: Call | None  # Common: the out= variant through the dispatcher
 
     @property
     def op(self) -> str:
@@ -58,24 +69,56 @@ class StructuredWrapper:
 
 @dataclass
 class KernelWrapper:
-    """A wrapper that calls a hand-written kernel (unstructured, composite), or, for a
-    function that `autogen:` made, runs the statements generated in its place."""
+    """A wrapper that calls a hand-written kernel (unstructured, composite)."""
 
     function: NativeFunction
     key: str
     name: str
-    kernel: str | None  # the kernel's qualified name, e.g. `my::ops::native::relu`
-    call: str | None  # the kernel call expression
-    statements: list[str] = field(default_factory=list)  # the body of an autogen kernel
+    kernel: str  # the kernel's qualified name, e.g. `my::ops::native::relu`
+    call: Call
+
+
+@dataclass
+class AutogenOutWrapper:
+    """The kernel `autogen:` writes for an out= variant: it computes the functional
+    variant and copies each part of its result into an out= argument (or, for a mutable
+    base operator, back into the written input); parts that are no tensors are returned."""
+
+    function: NativeFunction
+    key: str
+    name: str
+    call: Call  # the functional variant
+    n_parts: int  # how many values the functional variant returns
+    copies: list[tuple[int, str]]  # (part, argument it is copied into)
+    returns: list[tuple[str, int | str]]  # ("name", out= argument) or ("part", i) of the result
+
+
+@dataclass
+class AutogenFunctionalWrapper:
+    """The kernel `autogen:` writes for a functional variant of a mutating operator: it
+    runs the inplace or mutable variant on copies of the written arguments and returns
+    the base's results, then the copies of the written arguments it does not return."""
+
+    function: NativeFunction
+    key: str
+    name: str
+    clones: list[tuple[str, str]]  # (written argument, its copy)
+    call: Call  # the mutating variant, on the copies
+    n_parts: int  # how many values the mutating variant returns
+    returns: list[tuple[str, int | str]]  # ("part", i) of the call's result, or ("name", a copy)
+
+    @property
+    def uses_result(self) -> bool:
+        return any(kind == "part" for kind, _ in self.returns)
 
 
 @dataclass
 class Wrapper:
-    """Common to both kinds: what registration and static entry points need."""
+    """Common to every kind: what registration and static entry points need."""
 
-    body: StructuredWrapper | KernelWrapper
+    body: StructuredWrapper | KernelWrapper | AutogenOutWrapper | AutogenFunctionalWrapper
     ret: str
-    params: str
+    bindings: list[Binding]
     device_guard: str | None
     device_check: list[str]
 
@@ -96,8 +139,17 @@ class Wrapper:
         return self.body.function
 
     @property
-    def structured(self) -> bool:
-        return isinstance(self.body, StructuredWrapper)
+    def kind(self) -> str:
+        """Which body the template writes: structured, kernel, autogen_out, autogen_functional."""
+        return _KINDS[type(self.body)]
+
+    @property
+    def params(self) -> str:
+        return ", ".join(b.decl() for b in self.bindings)
+
+
+_KINDS = {StructuredWrapper: "structured", KernelWrapper: "kernel",
+          AutogenOutWrapper: "autogen_out", AutogenFunctionalWrapper: "autogen_functional"}
 
 
 @dataclass
@@ -140,9 +192,9 @@ def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
 
 
 def build_library(namespace: str, backends: tuple[str, ...], functions: list[NativeFunction],
-                  groups: list[NativeFunctionsGroup], shards: int,
-                  diagnostics: Diagnostics) -> Library:
-    """The library's wrappers; what cannot be generated is reported to `diagnostics`."""
+                  groups: list[NativeFunctionsGroup], shards: int) -> Library:
+    """Every wrapper of the library. The yaml has passed `check`, which rejects anything
+    that could not be generated."""
     lib = Library(namespace, backends, functions, groups, shards)
     wrapped = set()
     for g in lib.structured_groups:
@@ -159,18 +211,17 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
             lib.wrappers.append(_structured(namespace, g, f, role, META, None))
             if role != OUT:
                 lib.wrappers.append(_structured(namespace, g, f, role, COMMON, None))
+    mutating = _mutating_variants(functions)
     for f in functions:
         if id(f) in wrapped or f.manual_kernel_registration:
             continue
         if f.generated:
-            wrapper = _autogen(f, lib.group_of(f), functions, diagnostics)
-            if wrapper is not None:
-                lib.wrappers.append(wrapper)
+            lib.wrappers.append(_autogen(f, lib.group_of(f), mutating))
             continue
         for key, metadata in f.dispatch.items():
             if key in backends or key == META or key in COMPOSITES:
                 kernel = f"{kernel_namespace(namespace, metadata.cpp_namespace)}::{metadata.kernel}"
-                lib.wrappers.append(_kernel(f, key, kernel))
+                lib.wrappers.append(_kernel(f, key, kernel, metadata.supports_symint()))
     lib.wrappers.sort(key=lambda w: (w.op, w.key))
     return lib
 
@@ -195,48 +246,89 @@ def _device_code(f: NativeFunction, key: str) -> tuple[str | None, list[str]]:
 
 def _wrapper(body, f: NativeFunction, key: str) -> Wrapper:
     guard, check = _device_code(f, key)
-    return Wrapper(body, dispatcher.kernel_return(f), dispatcher.kernel_params(f), guard, check)
+    return Wrapper(body, dispatcher.kernel_return(f), dispatcher.kernel_bindings(f), guard, check)
 
 
-def _kernel(f: NativeFunction, key: str, kernel: str) -> Wrapper:
-    call = f"::{kernel}({dispatcher.kernel_args(f)})"
-    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), kernel, call), f, key)
+def _kernel(f: NativeFunction, key: str, kernel: str, symint: bool) -> Wrapper:
+    args = translate(dispatcher.kernel_bindings(f), native.arguments(f, symint=symint))
+    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), kernel, Call(f"::{kernel}", args)), f, key)
 
 
-def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None, functions: list[NativeFunction],
-             diagnostics: Diagnostics) -> Wrapper | None:
-    """The CompositeExplicitAutograd kernel of a function that `autogen:` made: an out=
-    variant computes the functional variant and copies it into `out`; a functional
-    variant runs the inplace one on a copy of `self`. Both need `copy_`."""
-    where = f.source.value("autogen")
-    if not any(str(h.func.name) == "copy_" for h in functions):
-        diagnostics.error(where, f"`{f.key}` needs a `copy_` operator to be generated",
-                          "declare `copy_(Tensor(a!) self, Tensor src, bool non_blocking=False)"
-                          " -> Tensor(a!)` in this yaml, or write the kernel yourself")
-        return None
-    args = f.func.arguments
-    if args.out and g is not None and len(args.out) == 1 and g.functional is not f:
-        out = args.out[0].name
-        compute = dispatcher.cpp_functions(g.functional)[0]
-        non_out = ", ".join(a.name for a in args.flat_all if a not in args.out)
-        statements = [f"Tensor result = {compute.name}({non_out});",
-                      f"{out}.resize_(result.sizes());",
-                      f"copy_({out}, result);",
-                      f"return {out};"]
-    elif not args.out and g is not None and g.inplace is not None and args.self_arg is not None:
-        inplace = dispatcher.cpp_functions(g.inplace)[0]
-        rest = ", ".join(a.name for a in args.flat_all if a.name != "self")
-        statements = ["Tensor result = ::sops::empty(self.sizes(), self.options());",
-                      "copy_(result, self);",
-                      f"{inplace.name}(result{', ' + rest if rest else ''});",
-                      "return result;"]
-    else:
-        diagnostics.error(where, f"this generator cannot make `{f.key}` yet",
-                          "autogen covers an out= variant of a functional operator, and a "
-                          "functional variant of an inplace one; write this kernel yourself")
-        return None
+def _mutating_variants(functions: list[NativeFunction]) -> dict[str, NativeFunction]:
+    """Group key -> the variant a generated functional one comes from: the mutable one,
+    else the inplace one (as codegen/model/autogen.py chose it)."""
+    found: dict[str, NativeFunction] = {}
+    for f in functions:
+        if f.func.kind == MUTABLE or (f.func.kind == INPLACE and f.func.group_key not in found):
+            found[f.func.group_key] = f
+    return found
+
+
+def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None,
+             mutating: dict[str, NativeFunction]) -> Wrapper:
+    """The CompositeExplicitAutograd kernel of a function that `autogen:` made (see
+    codegen/model/autogen.py for which): an out= variant from the functional one, a
+    functional variant from the inplace or mutable one. Both copy with the yaml's `copy_`."""
     key = COMPOSITE_EXPLICIT
-    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), None, None, statements), f, key)
+    name = _wrapper_name(key, f)
+    bindings = dispatcher.kernel_bindings(f)
+    if f.func.arguments.out:
+        body = _autogen_out(f, g.functional, bindings, name)
+    else:
+        body = _autogen_functional(f, mutating[f.func.group_key], bindings, name)
+    return _wrapper(body, f, key)
+
+
+def _autogen_out(f: NativeFunction, functional: NativeFunction, bindings: list[Binding],
+                 name: str) -> AutogenOutWrapper:
+    compute = dispatcher.cpp_functions(functional)[0]
+    out_args = list(f.func.arguments.out)
+    options_of = out_args[0].name if out_args else None
+    args = translate(bindings, compute.bindings, options_of=options_of)
+    written = [a for a in f.func.arguments.flat_non_out if a.is_write]  # a mutable base's
+    copies: list[tuple[int, str]] = []
+    parts: list[tuple[str, int | str]] = []
+    outs = iter(out_args)
+    n_parts = len(functional.func.returns)
+    for i, r in enumerate(functional.func.returns):
+        if i >= n_parts - len(written):  # `NAME_out`: the new value of a written input
+            copies.append((i, written[i - (n_parts - len(written))].name))
+        elif r.type.is_tensor_like():
+            copies.append((i, next(outs).name))
+        else:
+            parts.append(("part", i))
+    # The out= variant returns its out= arguments, or else the parts that are no tensors.
+    returns = parts or ([("name", a.name) for a in out_args] if f.func.returns else [])
+    return AutogenOutWrapper(f, COMPOSITE_EXPLICIT, name, Call(compute.name, args), n_parts, copies, returns)
+
+
+def _autogen_functional(f: NativeFunction, base: NativeFunction, bindings: list[Binding],
+                        name: str) -> AutogenFunctionalWrapper:
+    call_fn = dispatcher.cpp_functions(base)[-1]  # `_outf` order if the base is an out= variant
+    taken = {a.name for a in base.func.arguments.flat_all}
+    written = [a for a in base.func.arguments.flat_all if a.is_write]
+    clones, copies = [], []
+    for a in written:
+        copy = f"{a.name}_copy"
+        while copy in taken:
+            copy += "_"
+        taken.add(copy)
+        clones.append((a.name, copy))
+        copies.append(Expr(copy, a))
+    args = translate(list(bindings) + copies, call_fn.bindings)
+    returns: list[tuple[str, int | str]] = []
+    returned = set()
+    for i, r in enumerate(base.func.returns):
+        alias = next((c for a, c in zip(written, clones) if r.annotation is not None
+                      and a.annotation is not None and r.annotation.alias_set == a.annotation.alias_set), None)
+        if alias is not None:
+            returns.append(("name", alias[1]))
+            returned.add(alias[0])
+        else:
+            returns.append(("part", i))
+    returns += [("name", c) for a, c in clones if a not in returned]
+    return AutogenFunctionalWrapper(f, COMPOSITE_EXPLICIT, name, clones, Call(call_fn.name, args),
+                                    len(base.func.returns), returns)
 
 
 def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, role: str,
@@ -249,39 +341,23 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
         outputs = [a.name for a in f.func.arguments.flat_all if a.is_write]
     else:
         outputs = [a.name for a in out_args]
-    output_exprs = {a.name: (a.name if role == OUT else f"op.outputs_[{i}]")
-                    for i, a in enumerate(out_args)}
-    meta_args = ", ".join(b.name for b in structured.meta_arguments(g))
-    impl_args = None
-    if impl is not None:
-        impl_args = ", ".join(_impl_arg(b, g, output_exprs) for b in structured.impl_arguments(g))
+    bindings = dispatcher.kernel_bindings(f)
+    # What the final class holds: the outputs (not for out=, whose outputs are parameters)
+    # and the values meta() precomputed.
+    held = [] if role == OUT else [Expr(f"op.outputs_[{i}]", a) for i, a in enumerate(out_args)]
+    pre = g.out.precomputed
+    if pre is not None:
+        held += [Expr(f"op.precomputed.{a.name}", a, exact=True) for a in pre.arguments]
+    meta_args = translate(bindings, structured.meta_arguments(g))
+    impl_args = translate(bindings + held, structured.impl_arguments(g)) if impl is not None else None
     redispatch = None
     if key == COMMON:
         # The out= variant of the same group, through the dispatcher, on the outputs.
         out_fn = dispatcher.cpp_functions(g.out)[-1]
-        non_out = [b.name for b in structured.meta_arguments(g)]
-        redispatch = f"{out_fn.name}({', '.join(non_out + list(output_exprs.values()))})"
-    returns = _returns(f, role, outputs)
+        redispatch = Call(out_fn.name, translate(bindings + held, out_fn.bindings))
     body = StructuredWrapper(
         function=f, role=role, key=key, name=_wrapper_name(key, f),
         class_name=f"{owner}_{key}_{role}", parent=parent, outputs=outputs,
-        meta_args=meta_args, impl_args=impl_args, redispatch=redispatch, returns=returns)
+        n_returns=len(f.func.returns), meta_args=meta_args, impl_args=impl_args,
+        redispatch=redispatch)
     return _wrapper(body, f, key)
-
-
-def _impl_arg(b: Binding, g: NativeFunctionsGroup, outputs: dict[str, str]) -> str:
-    if b.name in outputs:
-        return outputs[b.name]
-    pre = g.out.precomputed
-    if pre is not None and any(b.name == a.name for a in pre.arguments):
-        return f"op.precomputed.{b.name}"
-    return b.name
-
-
-def _returns(f: NativeFunction, role: str, outputs: list[str]) -> str:
-    if role == FUNCTIONAL:
-        values = [f"std::move(op.outputs_[{i}])" for i in range(len(f.func.returns))]
-        return values[0] if len(values) == 1 else f"std::make_tuple({', '.join(values)})"
-    if len(outputs) == 1:
-        return outputs[0]
-    return f"std::forward_as_tuple({', '.join(outputs)})"

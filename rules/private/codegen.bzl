@@ -1,21 +1,29 @@
-"""The generator action: one run of //codegen:generate per library, every output declared."""
+"""The generator action: one run of `//codegen:opgen generate` per library, every output declared."""
 
-# The generated files, as codegen/dest/files.py names them (the generator checks that
-# the two lists agree): fixed headers and sources, a static entry-point header per
-# backend and Meta, and `shards` registration files per family of dispatch keys.
-_HEADERS = ["Types.h", "Operators.h", "NativeMetaFunctions.h", "NativeFunctions.h", "Functions.h"]
-_SOURCES = ["Operators.cpp", "Functions.cpp"]
+load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
+
+def generated_files(backends, shards):
+    """(name, is_header) of every generated file, as codegen/outputs.bzl lists them."""
+    result = []
+    for row in GENERATED_FILES:
+        if "{key}" in row["name"]:
+            names = [row["name"].format(key = k) for k in backends + ["Meta"]]
+        elif "{family}" in row["name"]:
+            names = [
+                row["name"].format(family = family, shard = shard)
+                for family in backends + EXTRA_FAMILIES
+                for shard in range(shards)
+            ]
+        else:
+            names = [row["name"]]
+        result += [(n, row["header"]) for n in names]
+    return result
 
 def generated_headers(backends):
-    return _HEADERS + ["%sFunctions.h" % key for key in backends + ["Meta"]]
+    return [n for n, header in generated_files(backends, 1) if header]
 
 def generated_sources(backends, shards):
-    families = backends + ["Meta", "Common", "Composite"]
-    return _SOURCES + [
-        "Register%s_%d.cpp" % (family, shard)
-        for family in families
-        for shard in range(shards)
-    ]
+    return [n for n, header in generated_files(backends, shards) if not header]
 
 StructuredOpsSourcesInfo = provider(
     doc = "The C++ sources that the generator wrote for one operator library.",
@@ -40,8 +48,9 @@ def _structured_ops_codegen_impl(ctx):
     args = ctx.actions.args()
     args.use_param_file("@%s", use_always = True)
     args.set_param_file_format("multiline")
-    args.add("--yaml", ctx.file.yaml)
-    args.add("--yaml-label", ctx.file.yaml.short_path)
+    args.add("generate")
+    args.add(ctx.file.yaml)
+    args.add("--source-label", ctx.file.yaml.short_path)
     inputs = [ctx.file.yaml]
     if ctx.file.tags_yaml:
         args.add("--tags", ctx.file.tags_yaml)
@@ -50,7 +59,7 @@ def _structured_ops_codegen_impl(ctx):
     args.add("--include-prefix", ctx.attr.library)
     args.add_joined("--backends", ctx.attr.backends, join_with = ",")
     args.add("--shards", str(ctx.attr.shards))
-    args.add_all(outputs)
+    args.add("--output-dir", headers[0].dirname)
 
     ctx.actions.run(
         executable = ctx.executable._generator,
@@ -104,7 +113,7 @@ structured_ops_codegen = rule(
             doc = "The native_functions.yaml that declares the operators.",
         ),
         "_generator": attr.label(
-            default = Label("//codegen:generate"),
+            default = Label("//codegen:opgen"),
             executable = True,
             cfg = "exec",
         ),

@@ -8,7 +8,7 @@ import sys
 
 import yaml
 
-from codegen import generate
+import codegen
 from codegen.dest import files
 
 HERE = pathlib.Path(os.path.abspath(__file__)).parent  # not resolve(): stay in the runfiles
@@ -18,16 +18,20 @@ SHARDS = 2  # as tests/foundation/BUILD.bazel asks
 OUTPUTS = files.output_names(("CPU",), SHARDS)
 
 
-def run_generator(tmp_path, yaml_text, outputs=OUTPUTS, shards=SHARDS):
+CHECKOUT = pathlib.Path(codegen.__file__).parents[1]
+
+
+def codegen_cli(tmp_path, *args):
+    """`python3 -m codegen ARGS` in tmp_path, as a user of a checkout runs it."""
+    return subprocess.run([sys.executable, "-m", "codegen", *args], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(CHECKOUT)), cwd=tmp_path)
+
+
+def run_generator(tmp_path, yaml_text, shards=SHARDS, *more):
     """Runs the generator as Bazel does (a separate process, relative paths)."""
     (tmp_path / "ops.yaml").write_text(yaml_text)
-    (tmp_path / "out").mkdir(exist_ok=True)
-    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(generate.__file__).parents[1]))
-    return subprocess.run(
-        [sys.executable, "-m", "codegen.generate", "--yaml", "ops.yaml", "--namespace", "demo::ops",
-         "--include-prefix", "demo_ops", "--shards", str(shards),
-         *(f"out/{o}" for o in outputs)],
-        capture_output=True, text=True, env=env, cwd=tmp_path)
+    return codegen_cli(tmp_path, "generate", "ops.yaml", "--namespace", "demo::ops",
+                       "--include-prefix", "demo_ops", "--shards", str(shards), "--output-dir", "out", *more)
 
 
 def test_every_schema_of_the_yaml_is_defined_in_the_dispatcher(tmp_path):
@@ -70,7 +74,7 @@ def test_each_kernel_is_registered_in_exactly_one_shard(tmp_path):
 
     one = tmp_path / "one"
     one.mkdir()
-    assert run_generator(one, DEMO_YAML.read_text(), files.output_names(("CPU",), 1), 1).returncode == 0
+    assert run_generator(one, DEMO_YAML.read_text(), 1).returncode == 0
     single = registrations(one / "out", 1)
     sharded = registrations(BAZEL_OUTPUT, SHARDS)
     assert sorted(single) == sorted(sharded)
@@ -106,16 +110,32 @@ def test_yaml_syntax_error_names_the_line(tmp_path):
 
 
 def test_missing_yaml_is_a_clear_error(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-m", "codegen.generate", "--yaml", "nope.yaml", "--namespace", "x",
-         "--include-prefix", "x", *(str(tmp_path / o) for o in files.output_names(("CPU",), 1))],
-        capture_output=True, text=True, cwd=tmp_path,
-        env=dict(os.environ, PYTHONPATH=str(pathlib.Path(generate.__file__).parents[1])))
+    result = codegen_cli(tmp_path, "generate", "nope.yaml", "--namespace", "x", "--output-dir", "out")
     assert result.returncode == 1
     assert result.stderr.startswith("nope.yaml:1:1: error: cannot read the file")
+    assert not (tmp_path / "out").exists()
 
 
-def test_outputs_other_than_the_declared_list_are_refused(tmp_path):
-    result = run_generator(tmp_path, DEMO_YAML.read_text(), outputs=OUTPUTS[:-1] + ["Bogus.cpp"])
+def test_cli_writes_exactly_the_declared_files_with_the_directory_as_include_prefix(tmp_path):
+    (tmp_path / "ops.yaml").write_text(DEMO_YAML.read_text())
+    result = codegen_cli(tmp_path, "generate", "ops.yaml", "--namespace", "demo::ops",
+                         "--backends", "CPU,CUDA", "--output-dir", "gen/my_ops")
+    assert result.returncode == 0, result.stderr
+    assert sorted(os.listdir(tmp_path / "gen" / "my_ops")) == sorted(files.output_names(("CPU", "CUDA"), 1))
+    assert '#include "my_ops/Types.h"' in (tmp_path / "gen" / "my_ops" / "Functions.h").read_text()
+    assert "// CUDA kernels, shard 0 of 1" in (tmp_path / "gen" / "my_ops" / "RegisterCUDA_0.cpp").read_text()
+
+
+def test_a_backend_the_runtime_lacks_is_an_error_at_generation(tmp_path):
+    result = run_generator(tmp_path, DEMO_YAML.read_text(), 1, "--backends", "CPU,XPU")
     assert result.returncode == 2
-    assert "unknown: Bogus.cpp; missing: " + OUTPUTS[-1] in result.stderr
+    assert "--backends: the runtime has no backend key `XPU`; use some of: CPU, CUDA" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_namespace_that_cannot_hold_the_library_is_refused(tmp_path):
+    for namespace in ("my ops", "class::ops", "std::ops", "sops", "a::::b"):
+        result = run_generator(tmp_path, DEMO_YAML.read_text(), 1, "--namespace", namespace)
+        assert result.returncode == 2, namespace
+        assert f"--namespace: `{namespace}` cannot hold the library" in result.stderr

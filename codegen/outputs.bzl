@@ -1,0 +1,26 @@
+"""The files one operator library generates: the one table of them.
+
+The Starlark rule (rules/private/codegen.bzl) declares its outputs from it, and the
+generator (codegen/dest/files.py reads this file's literal) writes and renders exactly
+these; nothing else lists generated files. Each row is a file name, with `{key}` for
+each static-entry-point key (the backends, then Meta) or `{family}` and `{shard}` for
+each registration family (the backends, Meta, Common, Composite) and shard; the
+template that renders it; the data it renders (a context of codegen/dest/files.py);
+and whether it is a header.
+"""
+
+GENERATED_FILES = [
+    {"name": "Types.h", "template": "Types.h.j2", "context": "types", "header": True},
+    {"name": "Operators.h", "template": "Operators.h.j2", "context": "operators", "header": True},
+    {"name": "NativeMetaFunctions.h", "template": "NativeMetaFunctions.h.j2", "context": "metas", "header": True},
+    {"name": "NativeFunctions.h", "template": "NativeFunctions.h.j2", "context": "natives", "header": True},
+    {"name": "Functions.h", "template": "Functions.h.j2", "context": "functions", "header": True},
+    {"name": "{key}Functions.h", "template": "Functions.h.j2", "context": "static_functions", "header": True},
+    {"name": "Operators.cpp", "template": "Operators.cpp.j2", "context": "operators", "header": False},
+    {"name": "Functions.cpp", "template": "Functions.cpp.j2", "context": "functions", "header": False},
+    {"name": "Register{family}_{shard}.cpp", "template": "Register.cpp.j2", "context": "register", "header": False},
+]
+
+# The registration families besides the backends: Meta, the Common path, and one
+# family of files for both composite keys.
+EXTRA_FAMILIES = ["Meta", "Common", "Composite"]
