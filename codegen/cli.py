@@ -144,10 +144,9 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     from codegen.dest.library import build_library
 
     lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards)
-    env = render.environment()
-    base = {"source": args.source_label or args.file, "namespace": args.namespace,
-            "include_prefix": args.include_prefix}
-    texts = {o.name: render.render(lib, o, base, env) for o in files.output_files(args.backends, args.shards)}
+    renderer = render.Renderer(lib, {"source": args.source_label or args.file, "namespace": args.namespace,
+                                     "include_prefix": args.include_prefix})
+    texts = {o.name: renderer.render(o) for o in files.output_files(args.backends, args.shards)}
     os.makedirs(args.output_dir, exist_ok=True)
     for name, text in texts.items():  # written only once all are rendered: never half a library
         with open(os.path.join(args.output_dir, name), "w", encoding="utf-8", newline="\n") as out:

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <ostream>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/error.h"
@@ -28,7 +29,11 @@ class ArrayRef {
   constexpr ArrayRef(const T* begin, const T* end)
       : data_(begin), length_(static_cast<std::size_t>(end - begin)) {}
   template <typename A>
-  ArrayRef(const std::vector<T, A>& v) : data_(v.data()), length_(v.size()) {}  // NOLINT
+  ArrayRef(const std::vector<T, A>& v) : data_(v.data()), length_(v.size()) {  // NOLINT
+    static_assert(!std::is_same_v<T, bool>,
+                  "std::vector<bool> packs bits and has no bool array to view; use a "
+                  "std::array<bool, N> or a bool[] for an ArrayRef<bool>");
+  }
   template <std::size_t N>
   constexpr ArrayRef(const std::array<T, N>& a) : data_(a.data()), length_(N) {}  // NOLINT
   template <std::size_t N>

@@ -66,6 +66,9 @@ class Device {
 
 inline std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
 
+// The schema type DeviceIndex (PyTorch's c10::DeviceIndex): -1 or a device's index.
+using DeviceIndex = Device::Index;
+
 }  // namespace sops
 
 template <>

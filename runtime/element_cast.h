@@ -38,10 +38,13 @@ inline T load_as(const void* p, ScalarType dtype) {
     return convert<T>(*static_cast<const cpp_type*>(p));
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
+#define SOPS_CASE(size, name, str) case ScalarType::name:
+    SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
     case ScalarType::Undefined:
       break;
   }
-  SOPS_INTERNAL_ASSERT(false, "load_as on an undefined dtype");
+  SOPS_INTERNAL_ASSERT(false, "load_as on dtype ", dtype, ", which no tensor holds");
 }
 
 // Writes v, converted to `dtype`, at p.
@@ -54,10 +57,13 @@ inline void store_as(void* p, ScalarType dtype, T v) {
     return;
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
+#define SOPS_CASE(size, name, str) case ScalarType::name:
+    SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
     case ScalarType::Undefined:
       break;
   }
-  SOPS_INTERNAL_ASSERT(false, "store_as on an undefined dtype");
+  SOPS_INTERNAL_ASSERT(false, "store_as on dtype ", dtype, ", which no tensor holds");
 }
 
 }  // namespace sops

@@ -7,10 +7,15 @@
 //   SymInt[]         SymIntArrayRef (= IntArrayRef)     IntArrayRef
 //   int[1]?          OptionalIntArrayRef                OptionalIntArrayRef
 //   Tensor[]         TensorList                         const ITensorListRef &
+//   Tensor?[]        (as structured)                    IOptTensorListRef
 //   Tensor?          const std::optional<Tensor> &      OptionalTensorRef
 //   Scalar?          const std::optional<Scalar> &      OptionalScalarRef
 //   float[]?         const std::optional<ArrayRef<double>> &
-//   Layout, MemoryFormat: the enums below.
+//   SymBool          SymBool (= bool)                   bool
+//   DeviceIndex      DeviceIndex (= int16_t, device.h)
+//   Layout, MemoryFormat, QScheme: the enums below.
+//   Generator, Stream, Storage, DimVector, Reduction: generator.h, stream.h,
+//   storage.h, small_vector.h, reduction.h (all included here).
 #pragma once
 
 #include <cstdint>
@@ -20,16 +25,29 @@
 
 #include "runtime/array_ref.h"
 #include "runtime/device.h"
+#include "runtime/generator.h"
+#include "runtime/reduction.h"
 #include "runtime/scalar.h"
 #include "runtime/scalar_type.h"
+#include "runtime/small_vector.h"
+#include "runtime/storage.h"
+#include "runtime/stream.h"
 #include "runtime/tensor.h"
 #include "runtime/tensor_options.h"
 
 namespace sops {
 
-// How a tensor's elements are laid out. sops has dense strided tensors only.
+// How a tensor's elements are laid out (PyTorch's layouts). sops tensors are all
+// Strided; the others name layouts that `Layout` arguments may ask for.
 enum class Layout : int8_t {
   Strided,
+  Sparse,
+  SparseCsr,
+  SparseCsc,
+  SparseBsr,
+  SparseBsc,
+  Mkldnn,
+  Jagged,
 };
 
 // The order of a dense tensor's dimensions in memory (PyTorch's memory_format).
@@ -41,12 +59,44 @@ enum class MemoryFormat : int8_t {
   ChannelsLast3d,
 };
 
-inline constexpr Layout kStrided = Layout::Strided;
+// How a quantized tensor maps integers to reals (PyTorch's QScheme). sops has no
+// quantized tensors; the enum is for `QScheme` arguments.
+enum class QScheme : int8_t {
+  PER_TENSOR_AFFINE,
+  PER_CHANNEL_AFFINE,
+  PER_TENSOR_SYMMETRIC,
+  PER_CHANNEL_SYMMETRIC,
+  PER_CHANNEL_AFFINE_FLOAT_QPARAMS,
+};
 
-// PyTorch's spelling in messages: "Strided"; "Contiguous", "ChannelsLast", ...
+inline constexpr Layout kStrided = Layout::Strided;
+inline constexpr Layout kSparse = Layout::Sparse;
+inline constexpr Layout kSparseCsr = Layout::SparseCsr;
+inline constexpr Layout kSparseCsc = Layout::SparseCsc;
+inline constexpr Layout kSparseBsr = Layout::SparseBsr;
+inline constexpr Layout kSparseBsc = Layout::SparseBsc;
+inline constexpr Layout kMkldnn = Layout::Mkldnn;
+inline constexpr Layout kJagged = Layout::Jagged;
+
+inline constexpr QScheme kPerTensorAffine = QScheme::PER_TENSOR_AFFINE;
+inline constexpr QScheme kPerChannelAffine = QScheme::PER_CHANNEL_AFFINE;
+inline constexpr QScheme kPerTensorSymmetric = QScheme::PER_TENSOR_SYMMETRIC;
+inline constexpr QScheme kPerChannelSymmetric = QScheme::PER_CHANNEL_SYMMETRIC;
+inline constexpr QScheme kPerChannelAffineFloatQParams =
+    QScheme::PER_CHANNEL_AFFINE_FLOAT_QPARAMS;
+
+// PyTorch's spelling in messages (c10's operator<<): "Strided", "Sparse", "SparseCsr",
+// ...; "Contiguous", "ChannelsLast", ...
 constexpr std::string_view to_string(Layout layout) {
   switch (layout) {
     case Layout::Strided: return "Strided";
+    case Layout::Sparse: return "Sparse";
+    case Layout::SparseCsr: return "SparseCsr";
+    case Layout::SparseCsc: return "SparseCsc";
+    case Layout::SparseBsr: return "SparseBsr";
+    case Layout::SparseBsc: return "SparseBsc";
+    case Layout::Mkldnn: return "Mkldnn";
+    case Layout::Jagged: return "Jagged";
   }
   return "Unknown";
 }
@@ -61,13 +111,29 @@ constexpr std::string_view to_string(MemoryFormat format) {
   return "Unknown";
 }
 
+// PyTorch's names: "per_tensor_affine", "per_channel_affine", ...
+constexpr std::string_view to_string(QScheme scheme) {
+  switch (scheme) {
+    case QScheme::PER_TENSOR_AFFINE: return "per_tensor_affine";
+    case QScheme::PER_CHANNEL_AFFINE: return "per_channel_affine";
+    case QScheme::PER_TENSOR_SYMMETRIC: return "per_tensor_symmetric";
+    case QScheme::PER_CHANNEL_SYMMETRIC: return "per_channel_symmetric";
+    case QScheme::PER_CHANNEL_AFFINE_FLOAT_QPARAMS: return "per_channel_affine_float_qparams";
+  }
+  return "unknown";
+}
+
 inline std::ostream& operator<<(std::ostream& os, Layout layout) { return os << to_string(layout); }
 inline std::ostream& operator<<(std::ostream& os, MemoryFormat format) {
   return os << to_string(format);
 }
+inline std::ostream& operator<<(std::ostream& os, QScheme scheme) {
+  return os << to_string(scheme);
+}
 
-// Symbolic integers are plain integers here (no tracing).
+// Symbolic integers and booleans are plain ones here (no tracing).
 using SymInt = int64_t;
+using SymBool = bool;
 using SymIntArrayRef = IntArrayRef;
 using OptionalIntArrayRef = std::optional<IntArrayRef>;
 using OptionalSymIntArrayRef = OptionalIntArrayRef;
@@ -77,6 +143,8 @@ using OptionalArrayRef = std::optional<ArrayRef<T>>;
 // Lists of tensors.
 using TensorList = ArrayRef<Tensor>;
 using ITensorListRef = ArrayRef<Tensor>;
+// `Tensor?[]` (index's indices, ...): passed by value; an element may be absent.
+using IOptTensorListRef = ArrayRef<std::optional<Tensor>>;
 
 // Optional arguments of the structured API, as parameter types.
 using OptionalTensorRef = const std::optional<Tensor>&;

@@ -43,13 +43,16 @@ ScalarType parse_scalar_type(std::string_view name) {
 #define SOPS_CASE(cpp_type, enumerator, str) \
   if (name == str || name == #enumerator) return ScalarType::enumerator;
   SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
+  SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
   return ScalarType::Undefined;
 }
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
-  if (a == b) return a;
   if (a == ScalarType::Undefined || b == ScalarType::Undefined) return ScalarType::Undefined;
+  SOPS_CHECK(is_tensor_dtype(a) && is_tensor_dtype(b), "cannot promote ", a, " with ", b,
+             ": sops tensors cannot hold ", is_tensor_dtype(a) ? b : a, " elements");
+  if (a == b) return a;
   if (a == ScalarType::Bool) return b;
   if (b == ScalarType::Bool) return a;
   const bool a_float = is_floating_point(a);

@@ -1,9 +1,16 @@
 // ScalarType: the element types a tensor can hold, their sizes and names, and
 // PyTorch's type promotion lattice over them.
 //
-// The set is PyTorch's minus int16 and the complex and quantized types. One pair of
-// our types promotes, in PyTorch, to a type outside the set: uint8 with int8 gives
-// int16. promote_types throws sops::Error for it rather than pick a different type.
+// Two kinds of enumerators:
+//   - tensor dtypes (SOPS_FORALL_SCALAR_TYPES): PyTorch's set minus int16, the complex
+//     and the quantized types. Tensors, visit_dtype and element conversions cover them.
+//   - names only (SOPS_FORALL_NAME_ONLY_SCALAR_TYPES): int16 and the complex types. They
+//     exist so that code generated from native_functions.yaml compiles (defaults such
+//     as `ScalarType::ComplexFloat`) and reads its dtype arguments; they have PyTorch's
+//     names and element sizes, but making a tensor of one throws sops::Error, and so
+//     does promote_types.
+// One pair of tensor dtypes promotes, in PyTorch, to a names-only type: uint8 with int8
+// gives int16. promote_types throws sops::Error for it rather than pick a different type.
 #pragma once
 
 #include <cstddef>
@@ -28,15 +35,33 @@ namespace sops {
   X(bool, Bool, "bool")             \
   X(::sops::BFloat16, BFloat16, "bfloat16")
 
+// X(element size in bytes, enumerator, name): PyTorch's dtypes that sops tensors cannot
+// hold. Their enumerators follow the tensor dtypes, so the values of those stay put.
+#define SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(X) \
+  X(2, Short, "int16")                        \
+  X(4, ComplexHalf, "complex32")              \
+  X(8, ComplexFloat, "complex64")             \
+  X(16, ComplexDouble, "complex128")
+
 enum class ScalarType : int8_t {
 #define SOPS_DEFINE_ENUMERATOR(cpp_type, name, str) name,
   SOPS_FORALL_SCALAR_TYPES(SOPS_DEFINE_ENUMERATOR)
+  SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_DEFINE_ENUMERATOR)
 #undef SOPS_DEFINE_ENUMERATOR
   // "No type": the dtype of nothing. Never the dtype of a tensor.
   Undefined,
 };
 
+// Every enumerator but Undefined: a table indexed by static_cast<int>(dtype) has this
+// many entries. The tensor dtypes are the first kNumTensorScalarTypes of them.
 inline constexpr int kNumScalarTypes = static_cast<int>(ScalarType::Undefined);
+inline constexpr int kNumTensorScalarTypes = static_cast<int>(ScalarType::Short);
+
+// Whether a tensor can hold elements of this dtype (false for names-only types and
+// Undefined).
+constexpr bool is_tensor_dtype(ScalarType t) {
+  return static_cast<unsigned>(static_cast<int>(t)) < static_cast<unsigned>(kNumTensorScalarTypes);
+}
 
 // ATen-style short names: sops::kFloat, sops::kLong, ...
 inline constexpr ScalarType kByte = ScalarType::Byte;
@@ -48,6 +73,10 @@ inline constexpr ScalarType kFloat = ScalarType::Float;
 inline constexpr ScalarType kDouble = ScalarType::Double;
 inline constexpr ScalarType kBool = ScalarType::Bool;
 inline constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
+inline constexpr ScalarType kShort = ScalarType::Short;
+inline constexpr ScalarType kComplexHalf = ScalarType::ComplexHalf;
+inline constexpr ScalarType kComplexFloat = ScalarType::ComplexFloat;
+inline constexpr ScalarType kComplexDouble = ScalarType::ComplexDouble;
 
 // Bytes per element; 0 for Undefined.
 constexpr std::size_t element_size(ScalarType t) {
@@ -57,19 +86,26 @@ constexpr std::size_t element_size(ScalarType t) {
     return sizeof(cpp_type);
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
+#define SOPS_CASE(size, name, str) \
+  case ScalarType::name:           \
+    return size;
+    SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
     case ScalarType::Undefined:
       break;
   }
   return 0;
 }
 
-// PyTorch's name: "float32", "int64", "bool", ...; "undefined" for Undefined.
+// PyTorch's name: "float32", "int64", "bool", "complex64", ...; "undefined" for
+// Undefined.
 constexpr std::string_view to_string(ScalarType t) {
   switch (t) {
 #define SOPS_CASE(cpp_type, name, str) \
   case ScalarType::name:               \
     return str;
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
+    SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
     case ScalarType::Undefined:
       break;
@@ -77,7 +113,8 @@ constexpr std::string_view to_string(ScalarType t) {
   return "undefined";
 }
 
-// The C++ spelling of the element type: "float", "int64_t", "sops::Half", ...
+// The C++ spelling of the element type: "float", "int64_t", "sops::Half", ...; "void"
+// for the names-only types, which have no sops element type.
 constexpr std::string_view cpp_type_name(ScalarType t) {
   switch (t) {
     case ScalarType::Byte: return "uint8_t";
@@ -89,13 +126,17 @@ constexpr std::string_view cpp_type_name(ScalarType t) {
     case ScalarType::Double: return "double";
     case ScalarType::Bool: return "bool";
     case ScalarType::BFloat16: return "sops::BFloat16";
+    case ScalarType::Short:
+    case ScalarType::ComplexHalf:
+    case ScalarType::ComplexFloat:
+    case ScalarType::ComplexDouble:
     case ScalarType::Undefined: break;
   }
   return "void";
 }
 
-// Parses PyTorch's name ("float32") or the ATen enumerator ("Float"); Undefined if
-// neither.
+// Parses PyTorch's name ("float32", "complex64") or the ATen enumerator ("Float",
+// "ComplexFloat"), names-only types included; Undefined if neither.
 ScalarType parse_scalar_type(std::string_view name);
 
 constexpr bool is_floating_point(ScalarType t) {
@@ -109,19 +150,29 @@ constexpr bool is_reduced_floating_point(ScalarType t) {
 }
 
 constexpr bool is_integral(ScalarType t, bool include_bool) {
-  return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Int ||
-         t == ScalarType::Long || (include_bool && t == ScalarType::Bool);
+  return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short ||
+         t == ScalarType::Int || t == ScalarType::Long || (include_bool && t == ScalarType::Bool);
+}
+
+// complex32, complex64, complex128 (names only in sops). Not floating point, as in
+// PyTorch.
+constexpr bool is_complex(ScalarType t) {
+  return t == ScalarType::ComplexHalf || t == ScalarType::ComplexFloat ||
+         t == ScalarType::ComplexDouble;
 }
 
 constexpr bool is_signed(ScalarType t) { return t != ScalarType::Byte && t != ScalarType::Bool; }
 
-// PyTorch's torch.promote_types. Undefined with anything gives Undefined. Throws
-// sops::Error for uint8 with int8 (PyTorch's answer, int16, is not a sops type).
+// PyTorch's torch.promote_types over the tensor dtypes. Undefined with anything gives
+// Undefined. Throws sops::Error for uint8 with int8 (PyTorch's answer, int16, is not a
+// tensor dtype of sops) and for any names-only type.
 ScalarType promote_types(ScalarType a, ScalarType b);
 
 // PyTorch's torch.can_cast: whether an operation whose result type is `from` may
-// write into an output of type `to` (no float -> integral, no non-bool -> bool).
+// write into an output of type `to` (no complex -> non-complex, no float -> integral,
+// no non-bool -> bool).
 constexpr bool can_cast(ScalarType from, ScalarType to) {
+  if (is_complex(from) && !is_complex(to)) return false;
   if (is_floating_point(from) && is_integral(to, /*include_bool=*/false)) return false;
   if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
   return true;

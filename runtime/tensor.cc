@@ -1,6 +1,7 @@
 #include "runtime/tensor.h"
 
 #include <sstream>
+#include <string>
 
 #include "runtime/allocator.h"
 
@@ -20,6 +21,19 @@ void check_view_fits(const TensorImpl& impl, IntArrayRef sizes, IntArrayRef stri
   SOPS_CHECK(needed <= impl.storage().nbytes(), "as_strided: sizes ", sizes, ", strides ",
              strides, " and storage offset ", offset, " need ", needed,
              " bytes of storage, but the storage holds ", impl.storage().nbytes());
+}
+
+// Undefined and the names-only dtypes (int16, complex) are no tensor's dtype.
+void check_tensor_dtype(ScalarType dtype) {
+  if (SOPS_LIKELY(is_tensor_dtype(dtype))) return;
+  SOPS_CHECK(dtype != ScalarType::Undefined, "cannot make a tensor of undefined dtype");
+  std::string held;
+  for (int i = 0; i < kNumTensorScalarTypes; ++i) {
+    held += i == 0 ? "" : ", ";
+    held += to_string(static_cast<ScalarType>(i));
+  }
+  throw Error("cannot make a tensor of dtype " + std::string(to_string(dtype)) +
+              ": sops tensors hold " + held + " only");
 }
 
 Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides,
@@ -105,10 +119,11 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
   // Contiguous strides follow from the sizes, and so do numel and the byte count
   // (numel * itemsize is what required_storage_nbytes gives for them), so they are
   // computed once here instead of being re-derived and re-checked on the way. Any
-  // negative size or overflow goes the general way, which reports it.
+  // negative size, overflow or dtype no tensor holds goes the general way, which
+  // reports it.
   const std::size_t itemsize = element_size(options.dtype());
   int64_t numel = 1;
-  bool valid = itemsize != 0;
+  bool valid = is_tensor_dtype(options.dtype());
   for (const int64_t s : sizes) valid = valid && s >= 0 && !__builtin_mul_overflow(numel, s, &numel);
   int64_t nbytes = 0;
   valid = valid && !__builtin_mul_overflow(numel, static_cast<int64_t>(itemsize), &nbytes);
@@ -122,7 +137,7 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
 }
 
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
-  SOPS_CHECK(options.dtype() != ScalarType::Undefined, "cannot make a tensor of undefined dtype");
+  check_tensor_dtype(options.dtype());
   for (const int64_t s : strides) {
     SOPS_CHECK(s >= 0, "empty_strided: negative strides are not supported, got ", strides);
   }
@@ -139,6 +154,7 @@ Tensor from_blob(void* data, IntArrayRef sizes, TensorOptions options) {
 }
 
 Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
+  check_tensor_dtype(options.dtype());
   const std::size_t nbytes =
       required_storage_nbytes(sizes, strides, element_size(options.dtype()), 0);
   Storage storage = Storage::wrap(DataPtr(data, nullptr, nullptr, options.device()), nbytes);

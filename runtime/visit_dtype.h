@@ -61,6 +61,8 @@ namespace detail {
 template <uint32_t Set, typename F>
 decltype(auto) visit_dtype(ScalarType t, std::string_view name, F&& f) {
   static_assert(dtypes::first(Set) != ScalarType::Undefined, "visit_dtype needs a non-empty set");
+  static_assert((Set & ~dtypes::kEveryType) == 0,
+                "visit_dtype's set names a dtype that sops tensors cannot hold");
   switch (t) {
 #define SOPS_CASE(cpp_type, enumerator, str)                                 \
   case ScalarType::enumerator:                                               \
@@ -70,6 +72,9 @@ decltype(auto) visit_dtype(ScalarType t, std::string_view name, F&& f) {
       break;                                                                 \
     }
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
+#define SOPS_CASE(size, enumerator, str) case ScalarType::enumerator:
+    SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
     case ScalarType::Undefined:
       break;

@@ -32,6 +32,10 @@ constexpr std::string_view cpp_name(ScalarType t) {
     case ScalarType::Double: return "double";
     case ScalarType::Bool: return "bool";
     case ScalarType::BFloat16: return "c10::BFloat16";
+    case ScalarType::Short: return "int16_t";
+    case ScalarType::ComplexHalf: return "c10::complex<c10::Half>";
+    case ScalarType::ComplexFloat: return "c10::complex<float>";
+    case ScalarType::ComplexDouble: return "c10::complex<double>";
     case ScalarType::Undefined: break;
   }
   return "undefined";

@@ -11,6 +11,8 @@ kept except on out= functions.  A kernel whose name contains `_symint` takes Sym
 
 from __future__ import annotations
 
+import functools
+
 from codegen.api import types as ct
 from codegen.api.types import Binding, CType
 from codegen.model import defaults
@@ -149,7 +151,8 @@ def _cpp_string(d: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def arguments(f: NativeFunction, symint: bool) -> list[Binding]:
+@functools.lru_cache(maxsize=None)
+def arguments(f: NativeFunction, symint: bool) -> tuple[Binding, ...]:
     """f's parameters in schema order; defaults kept, except on out= functions."""
     func = f.func
     keep_defaults = not func.arguments.out
@@ -158,7 +161,7 @@ def arguments(f: NativeFunction, symint: bool) -> list[Binding]:
         t = argument_type(a.type, write=a.is_write, symint=symint,
                           const_ref=f.use_const_ref_for_mutable_tensors)
         out.append(Binding(a.name, t, a, default_expr(a) if keep_defaults and a.default is not None else None))
-    return trailing_defaults(out, f.cpp_no_default_args)
+    return tuple(trailing_defaults(out, f.cpp_no_default_args))
 
 
 def trailing_defaults(bindings: list[Binding], no_defaults: frozenset[str] = frozenset()) -> list[Binding]:

@@ -8,6 +8,7 @@ The list of files lives once, in codegen/outputs.bzl (the Starlark rule loads it
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from dataclasses import dataclass
 
@@ -141,12 +142,18 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
     return {"natives": natives}
 
 
-def _cpp_function_entries(f, wrapper: str | None = None) -> list[dict]:
-    """The C++ functions of f for a template; `wrapper` is what a static entry point calls."""
+@functools.lru_cache(maxsize=None)
+def _cpp_function_entries(f) -> tuple[dict, ...]:
+    """The C++ functions of f for a template (several templates render each)."""
     signature = dispatcher.kernel_signature(f)
-    return [{"ret": c.ret, "name": c.name, "params": c.params_decl, "params_no_defaults": c.params_no_defaults,
-             "args": c.args, "op": f.key, "wrapper": wrapper, "signature": signature}
-            for c in dispatcher.cpp_functions(f)]
+    return tuple({"ret": c.ret, "name": c.name, "params": c.params_decl, "params_no_defaults": c.params_no_defaults,
+                  "args": c.args, "op": f.key, "wrapper": None, "signature": signature}
+                 for c in dispatcher.cpp_functions(f))
+
+
+def _static_entries(w) -> list[dict]:
+    """The static entry points of a wrapper: its operator's C++ functions, calling it."""
+    return [dict(e, wrapper=w.name) for e in _cpp_function_entries(w.function)]
 
 
 def functions_context(lib: Library, out: OutputFile) -> dict:
@@ -156,7 +163,7 @@ def functions_context(lib: Library, out: OutputFile) -> dict:
 
 
 def static_functions_context(lib: Library, out: OutputFile) -> dict:
-    functions = [e for w in lib.wrappers if w.key == out.key for e in _cpp_function_entries(w.function, w.name)]
+    functions = [e for w in lib.wrappers if w.key == out.key for e in _static_entries(w)]
     return {"functions": functions, "namespace_suffix": "::" + out.key.lower(),
             "title": f"Static entry points of the {out.key} kernels: they bypass the dispatcher."}
 
@@ -167,7 +174,7 @@ def register_context(lib: Library, out: OutputFile) -> dict:
     static = []
     includes = ["NativeFunctions.h", "Functions.h"]
     if family in lib.static_keys:
-        entries = [e for w in wrappers for e in _cpp_function_entries(w.function, w.name)]
+        entries = [e for w in wrappers for e in _static_entries(w)]
         static = [(family.lower(), entries)] if entries else []
         includes.append(f"{family}Functions.h")
     return {"wrappers": wrappers, "static_entry_points": static, "includes": includes,

@@ -118,7 +118,7 @@ class Wrapper:
 
     body: StructuredWrapper | KernelWrapper | AutogenOutWrapper | AutogenFunctionalWrapper
     ret: str
-    bindings: list[Binding]
+    bindings: tuple[Binding, ...]
     device_guard: str | None
     device_check: list[str]
 
@@ -279,7 +279,7 @@ def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None,
     return _wrapper(body, f, key)
 
 
-def _autogen_out(f: NativeFunction, functional: NativeFunction, bindings: list[Binding],
+def _autogen_out(f: NativeFunction, functional: NativeFunction, bindings: tuple[Binding, ...],
                  name: str) -> AutogenOutWrapper:
     compute = dispatcher.cpp_functions(functional)[0]
     out_args = list(f.func.arguments.out)
@@ -302,7 +302,7 @@ def _autogen_out(f: NativeFunction, functional: NativeFunction, bindings: list[B
     return AutogenOutWrapper(f, COMPOSITE_EXPLICIT, name, Call(compute.name, args), n_parts, copies, returns)
 
 
-def _autogen_functional(f: NativeFunction, base: NativeFunction, bindings: list[Binding],
+def _autogen_functional(f: NativeFunction, base: NativeFunction, bindings: tuple[Binding, ...],
                         name: str) -> AutogenFunctionalWrapper:
     call_fn = dispatcher.cpp_functions(base)[-1]  # `_outf` order if the base is an out= variant
     taken = {a.name for a in base.func.arguments.flat_all}
@@ -349,12 +349,12 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
     if pre is not None:
         held += [Expr(f"op.precomputed.{a.name}", a, exact=True) for a in pre.arguments]
     meta_args = translate(bindings, structured.meta_arguments(g))
-    impl_args = translate(bindings + held, structured.impl_arguments(g)) if impl is not None else None
+    impl_args = translate([*bindings, *held], structured.impl_arguments(g)) if impl is not None else None
     redispatch = None
     if key == COMMON:
         # The out= variant of the same group, through the dispatcher, on the outputs.
         out_fn = dispatcher.cpp_functions(g.out)[-1]
-        redispatch = Call(out_fn.name, translate(bindings + held, out_fn.bindings))
+        redispatch = Call(out_fn.name, translate([*bindings, *held], out_fn.bindings))
     body = StructuredWrapper(
         function=f, role=role, key=key, name=_wrapper_name(key, f),
         class_name=f"{owner}_{key}_{role}", parent=parent, outputs=outputs,

@@ -31,7 +31,19 @@ def cpp_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def render(lib: Library, out: files.OutputFile, base: dict, env: jinja2.Environment) -> str:
-    """The text of one generated file. `base`: source, namespace and include_prefix."""
-    context = files.CONTEXTS[out.context](lib, out)
-    return env.get_template(out.template).render(base, **context)
+class Renderer:
+    """Renders the files of one library; files with the same context (Operators.h and
+    Operators.cpp, Functions.h and Functions.cpp) share one computation of it."""
+
+    def __init__(self, lib: Library, base: dict) -> None:
+        self.lib = lib
+        self.base = base  # source, namespace and include_prefix
+        self.env = environment()
+        self._contexts: dict[tuple, dict] = {}
+
+    def render(self, out: files.OutputFile) -> str:
+        key = (out.context, out.key, out.family, out.shard)
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._contexts[key] = files.CONTEXTS[out.context](self.lib, out)
+        return self.env.get_template(out.template).render(self.base, **context)

@@ -27,6 +27,10 @@ constexpr std::string_view aten_name(ScalarType t) {
     case ScalarType::Double: return "Double";
     case ScalarType::Bool: return "Bool";
     case ScalarType::BFloat16: return "BFloat16";
+    case ScalarType::Short: return "Short";
+    case ScalarType::ComplexHalf: return "ComplexHalf";
+    case ScalarType::ComplexFloat: return "ComplexFloat";
+    case ScalarType::ComplexDouble: return "ComplexDouble";
     case ScalarType::Undefined: break;
   }
   return "Undefined";
@@ -45,6 +49,10 @@ constexpr std::string_view typemeta_name(ScalarType t) {
     case ScalarType::Double: return "double";
     case ScalarType::Bool: return "bool";
     case ScalarType::BFloat16: return "c10::BFloat16";
+    case ScalarType::Short: return "short int";
+    case ScalarType::ComplexHalf: return "c10::complex<c10::Half>";
+    case ScalarType::ComplexFloat: return "c10::complex<float>";
+    case ScalarType::ComplexDouble: return "c10::complex<double>";
     case ScalarType::Undefined: break;
   }
   return "nullptr (uninitialized)";

@@ -5,12 +5,14 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "runtime/error.h"
 #include "runtime/half.h"
+#include "runtime/tensor.h"
 #include "runtime/visit_dtype.h"
 
 namespace {
@@ -36,7 +38,93 @@ TEST(ScalarType, SizesAndNames) {
   EXPECT_EQ(sops::cpp_type_name(sops::kHalf), "sops::Half");
   EXPECT_EQ(sops::parse_scalar_type("float64"), sops::kDouble);
   EXPECT_EQ(sops::parse_scalar_type("Long"), sops::kLong);
-  EXPECT_EQ(sops::parse_scalar_type("complex64"), ScalarType::Undefined);
+  EXPECT_EQ(sops::parse_scalar_type("complex64"), sops::kComplexFloat);
+  EXPECT_EQ(sops::parse_scalar_type("float"), ScalarType::Undefined);
+}
+
+// int16 and the complex types: PyTorch's names and sizes (torch.int16.itemsize == 2,
+// torch.complex32 / complex64 / complex128 itemsize 4 / 8 / 16), nothing more.
+TEST(ScalarType, NamesOnlyTypesHavePyTorchsNamesAndSizes) {
+  const struct {
+    ScalarType type;
+    const char* name;
+    const char* enumerator;
+    std::size_t size;
+  } cases[] = {
+      {sops::kShort, "int16", "Short", 2},
+      {sops::kComplexHalf, "complex32", "ComplexHalf", 4},
+      {sops::kComplexFloat, "complex64", "ComplexFloat", 8},
+      {sops::kComplexDouble, "complex128", "ComplexDouble", 16},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(sops::to_string(c.type), c.name);
+    EXPECT_EQ(sops::element_size(c.type), c.size) << c.name;
+    EXPECT_EQ(sops::parse_scalar_type(c.name), c.type);
+    EXPECT_EQ(sops::parse_scalar_type(c.enumerator), c.type);
+    EXPECT_FALSE(sops::is_tensor_dtype(c.type)) << c.name;
+    EXPECT_FALSE(sops::is_floating_point(c.type)) << c.name;
+  }
+  EXPECT_TRUE(sops::is_integral(sops::kShort, false));
+  EXPECT_TRUE(sops::is_signed(sops::kShort));
+  EXPECT_TRUE(sops::is_complex(sops::kComplexHalf));
+  EXPECT_FALSE(sops::is_complex(sops::kDouble));
+  EXPECT_TRUE(sops::is_tensor_dtype(sops::kBFloat16));
+  EXPECT_FALSE(sops::is_tensor_dtype(ScalarType::Undefined));
+}
+
+TEST(ScalarType, EveryEnumeratorIndexesAKNumScalarTypesTable) {
+  std::vector<int> seen(sops::kNumScalarTypes, 0);
+  for (const ScalarType t : {sops::kByte, sops::kChar, sops::kInt, sops::kLong, sops::kHalf,
+                             sops::kFloat, sops::kDouble, sops::kBool, sops::kBFloat16,
+                             sops::kShort, sops::kComplexHalf, sops::kComplexFloat,
+                             sops::kComplexDouble}) {
+    const int i = static_cast<int>(t);
+    ASSERT_TRUE(i >= 0 && i < sops::kNumScalarTypes) << t;
+    ++seen[static_cast<std::size_t>(i)];
+    EXPECT_EQ(sops::is_tensor_dtype(t), i < sops::kNumTensorScalarTypes) << t;
+  }
+  EXPECT_EQ(seen, std::vector<int>(sops::kNumScalarTypes, 1));
+  EXPECT_EQ(sops::kNumTensorScalarTypes, 9);
+}
+
+TEST(ScalarType, NoTensorHoldsANamesOnlyType) {
+  for (const ScalarType t : {sops::kShort, sops::kComplexFloat}) {
+    try {
+      sops::empty({2}, t);
+      FAIL() << "no throw for " << t;
+    } catch (const sops::Error& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "cannot make a tensor of dtype " + std::string(sops::to_string(t)) +
+                    ": sops tensors hold uint8, int8, int32, int64, float16, float32, "
+                    "float64, bool, bfloat16 only");
+    }
+    EXPECT_THROW(sops::empty({2}, sops::TensorOptions(t).device(sops::kMeta)), sops::Error);
+    EXPECT_THROW(sops::empty_strided({2}, {1}, t), sops::Error);
+    int16_t data[2] = {1, 2};
+    EXPECT_THROW(sops::from_blob(data, {2}, t), sops::Error);
+  }
+  EXPECT_THROW(sops::empty({2}, ScalarType::Undefined), sops::Error);
+}
+
+TEST(ScalarType, NamesOnlyTypesTakePartInNoPromotionOrDispatch) {
+  try {
+    sops::promote_types(sops::kFloat, sops::kComplexFloat);
+    FAIL() << "no throw";
+  } catch (const sops::Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "cannot promote float32 with complex64: sops tensors cannot hold complex64 "
+                 "elements");
+  }
+  EXPECT_THROW(sops::promote_types(sops::kShort, sops::kShort), sops::Error);
+  EXPECT_THROW(sops::promote_types(sops::kShort, sops::kLong), sops::Error);
+  EXPECT_EQ(sops::promote_types(sops::kShort, ScalarType::Undefined), ScalarType::Undefined);
+  try {
+    SOPS_DISPATCH_EVERY_TYPE(sops::kShort, "abs", [&] { return 0; });
+    FAIL() << "no throw";
+  } catch (const sops::Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("abs: dtype int16 is not supported (supported: ", 0), 0u)
+        << e.what();
+  }
 }
 
 TEST(ScalarType, Categories) {
@@ -101,6 +189,12 @@ TEST(ScalarType, CanCastFollowsTorchCanCast) {
   EXPECT_FALSE(sops::can_cast(sops::kFloat, sops::kInt));
   EXPECT_FALSE(sops::can_cast(sops::kInt, sops::kBool));
   EXPECT_TRUE(sops::can_cast(sops::kDouble, sops::kHalf));
+  // torch.can_cast(torch.complex64, torch.float64) is False; float to complex is fine.
+  EXPECT_FALSE(sops::can_cast(sops::kComplexFloat, sops::kDouble));
+  EXPECT_FALSE(sops::can_cast(sops::kComplexDouble, sops::kBool));
+  EXPECT_TRUE(sops::can_cast(sops::kComplexDouble, sops::kComplexHalf));
+  EXPECT_TRUE(sops::can_cast(sops::kDouble, sops::kComplexFloat));
+  EXPECT_FALSE(sops::can_cast(sops::kShort, sops::kBool));
 }
 
 TEST(VisitDtype, CallsTheLambdaWithTheElementType) {
