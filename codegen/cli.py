@@ -18,6 +18,7 @@ Bazel py_binary whose main is this file.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -143,6 +144,7 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     from codegen.dest import files, render
     from codegen.dest.library import build_library
 
+    gc.disable()  # the library is a large acyclic tree: collecting while it grows only costs time
     lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards)
     renderer = render.Renderer(lib, {"source": args.source_label or args.file, "namespace": args.namespace,
                                      "include_prefix": args.include_prefix})

@@ -35,6 +35,7 @@ def value_type(t: Type, symint: bool) -> CType | None:
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def argument_type(t: Type, *, write: bool, symint: bool, const_ref: bool) -> CType:
     v = value_type(t, symint)
     if v is not None:
@@ -97,6 +98,7 @@ def returns_type(returns: tuple[Return, ...], const_ref: bool = False) -> CType:
     return ct.TupleCType(tuple(return_type(r, const_ref) for r in returns))
 
 
+@functools.lru_cache(maxsize=None)
 def default_expr(a: Argument) -> str:
     """The C++ expression for a schema default."""
     d, t = a.default, a.type

@@ -14,6 +14,8 @@ Structured kernels never take defaults, never take SymInts, and receive every te
 
 from __future__ import annotations
 
+import functools
+
 from codegen.api import types as ct
 from codegen.api.native import value_type
 from codegen.api.types import Binding, CType
@@ -24,6 +26,7 @@ from codegen.model.types import BaseType, ListType, OptionalType, TENSOR, Type
 META_BASE = "MetaBase"
 
 
+@functools.lru_cache(maxsize=None)
 def argument_type(t: Type) -> CType:
     v = value_type(t, symint=False)
     if v is not None:
@@ -63,11 +66,13 @@ def meta_name(g: NativeFunctionsGroup) -> str:
     return "structured_" + g.functional.func.name.unqualified().replace(".", "_")
 
 
-def meta_arguments(g: NativeFunctionsGroup) -> list[Binding]:
-    return _bindings(g.functional.func.arguments.flat_non_out)
+@functools.lru_cache(maxsize=None)
+def meta_arguments(g: NativeFunctionsGroup) -> tuple[Binding, ...]:
+    return tuple(_bindings(g.functional.func.arguments.flat_non_out))
 
 
-def impl_arguments(g: NativeFunctionsGroup) -> list[Binding]:
+@functools.lru_cache(maxsize=None)
+def impl_arguments(g: NativeFunctionsGroup) -> tuple[Binding, ...]:
     out = g.out
     args: list[Argument] = []
     pre = out.precomputed
@@ -77,7 +82,7 @@ def impl_arguments(g: NativeFunctionsGroup) -> list[Binding]:
     if pre is not None:
         args.extend(pre.add)
     args.extend(out.func.arguments.out)
-    return _bindings(args)
+    return tuple(_bindings(args))
 
 
 def meta_declaration(g: NativeFunctionsGroup) -> dict:

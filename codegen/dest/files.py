@@ -8,6 +8,7 @@ The list of files lives once, in codegen/outputs.bzl (the Starlark rule loads it
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import os
 from dataclasses import dataclass
@@ -85,10 +86,17 @@ def types_context(lib: Library, out: OutputFile) -> dict:
     return {"runtime_types": RUNTIME_TYPES}
 
 
+@dataclass(frozen=True)
+class OperatorEntry:
+    name: str
+    overload: str
+    schema: str
+
+
 def operators_context(lib: Library, out: OutputFile) -> dict:
     ops = sorted(lib.functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
-    return {"operators": [{"name": str(f.func.name.name), "overload": f.func.name.overload_name,
-                           "schema": str(f.func), "key": f.key} for f in ops]}
+    return {"operators": [OperatorEntry(str(f.func.name.name), f.func.name.overload_name, str(f.func))
+                          for f in ops]}
 
 
 def metas_context(lib: Library, out: OutputFile) -> dict:
@@ -142,18 +150,32 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
     return {"natives": natives}
 
 
+@dataclass(frozen=True)
+class FunctionEntry:
+    """One C++ function of an operator, as the templates write it (objects, not dicts:
+    Jinja reads attributes of objects fastest)."""
+
+    ret: str
+    name: str
+    params: str  # with defaults
+    params_no_defaults: str
+    args: str  # the kernel's arguments
+    op: str
+    signature: str  # the kernel's C++ function type
+    wrapper: str | None = None  # what a static entry point calls
+
+
 @functools.lru_cache(maxsize=None)
-def _cpp_function_entries(f) -> tuple[dict, ...]:
+def _cpp_function_entries(f) -> tuple[FunctionEntry, ...]:
     """The C++ functions of f for a template (several templates render each)."""
     signature = dispatcher.kernel_signature(f)
-    return tuple({"ret": c.ret, "name": c.name, "params": c.params_decl, "params_no_defaults": c.params_no_defaults,
-                  "args": c.args, "op": f.key, "wrapper": None, "signature": signature}
+    return tuple(FunctionEntry(c.ret, c.name, c.params_decl, c.params_no_defaults, c.args, f.key, signature)
                  for c in dispatcher.cpp_functions(f))
 
 
-def _static_entries(w) -> list[dict]:
+def _static_entries(w) -> list[FunctionEntry]:
     """The static entry points of a wrapper: its operator's C++ functions, calling it."""
-    return [dict(e, wrapper=w.name) for e in _cpp_function_entries(w.function)]
+    return [dataclasses.replace(e, wrapper=w.name) for e in _cpp_function_entries(w.function)]
 
 
 def functions_context(lib: Library, out: OutputFile) -> dict:
