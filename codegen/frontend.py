@@ -22,6 +22,7 @@ from codegen.model.entry_parser import EntryParser
 from codegen.model.groups import NativeFunctionsGroup, group_functions, pre_group
 from codegen.model.tags import load_tags
 from codegen.validate import check_entry, check_file, check_schema, remove_duplicates
+from codegen.validate.cpp_checks import check_cpp
 from codegen.yaml_loader import NULL_TAG, ScalarNode, SequenceNode, compose, describe, position, read_text
 
 TAGS_FILE = "tags.yaml"
@@ -106,6 +107,8 @@ def _load(path: str, tags_path: str | None) -> NativeYaml:
     pre_groups = pre_group(functions)
     groups = group_functions(pre_groups)
     check_file(functions, pre_groups, groups, diags, parser.unparsed)
+    if not diags.has_errors():  # what only the C++ mapping sees, on a file that is otherwise sound
+        check_cpp(functions, groups, diags)
     for f in functions:
         f.source.release()  # lets the YAML node tree go
     result.functions = functions

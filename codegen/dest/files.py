@@ -14,20 +14,11 @@ import os
 from dataclasses import dataclass
 
 from codegen.api import dispatcher, native, structured
-from codegen.dest.library import COMMON, COMPOSITES, META, Library, kernel_namespace
+from codegen.api.types import RUNTIME_TYPES, parameter_types
+from codegen.dest.library import COMMON, COMPOSITES, META, Library, Locals, kernel_namespace
 
 COMPOSITE = "Composite"  # one family of registration files for both composite keys
 TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "outputs.bzl")
-
-# The runtime types the generated signatures name, made visible in the library namespace.
-RUNTIME_TYPES = (
-    "ArrayRef", "Device", "DeviceIndex", "DimVector", "Generator", "IntArrayRef",
-    "IOptTensorListRef", "ITensorListRef", "Layout", "MemoryFormat", "OptionalArrayRef",
-    "OptionalIntArrayRef", "OptionalScalarRef", "OptionalSymIntArrayRef", "OptionalTensorRef",
-    "QScheme", "Reduction", "Scalar", "ScalarType", "Storage", "Stream", "SymBool", "SymInt",
-    "SymIntArrayRef", "Tensor", "TensorList", "TensorOptions",
-)
-
 
 def _read_table() -> tuple[list[dict], list[str]]:
     """GENERATED_FILES and EXTRA_FAMILIES of codegen/outputs.bzl (Starlark literals that
@@ -126,7 +117,7 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
         for key, m in sorted(g.out.dispatch.items()):
             if key in lib.backends and m.structured:
                 ns = kernel_namespace(lib.namespace, m.cpp_namespace)
-                decl = by_ns.setdefault(ns, {}).setdefault(f"structured_{m.kernel}", {
+                decl = by_ns.setdefault(ns, {}).setdefault((f"structured_{m.kernel}", ()), {
                     "struct": f"structured_{m.kernel}",
                     "parent": f"::{lib.namespace}::meta::{structured.meta_name(g)}",
                     "params": ", ".join(b.decl() for b in structured.impl_arguments(g)),
@@ -136,9 +127,12 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
         if w.kind != "kernel":  # structured kernels are declared above; autogen ones are generated
             continue
         ns, name = w.body.kernel.rsplit("::", 1)
-        declaration = native.declaration(w.function, name)
-        decl = by_ns.setdefault(ns, {}).setdefault(declaration, {
-            "struct": None, "declaration": declaration, "ops": w.op, "keys_list": []})
+        # One declaration per C++ function: operators may share a kernel (with their own
+        # argument names), and C++ refuses a default argument given twice.
+        symint = "_symint" in name
+        signature = (name, parameter_types(native.arguments(w.function, symint)))
+        decl = by_ns.setdefault(ns, {}).setdefault(signature, {
+            "struct": None, "declaration": native.declaration(w.function, name), "ops": w.op, "keys_list": []})
         decl["keys_list"].append(w.key)
     natives = []
     for ns in sorted(by_ns):
@@ -162,6 +156,7 @@ class FunctionEntry:
     args: str  # the kernel's arguments
     op: str
     signature: str  # the kernel's C++ function type
+    handle: str  # Functions.cpp's variable holding the operator (no argument's name)
     wrapper: str | None = None  # what a static entry point calls
 
 
@@ -169,7 +164,8 @@ class FunctionEntry:
 def _cpp_function_entries(f) -> tuple[FunctionEntry, ...]:
     """The C++ functions of f for a template (several templates render each)."""
     signature = dispatcher.kernel_signature(f)
-    return tuple(FunctionEntry(c.ret, c.name, c.params_decl, c.params_no_defaults, c.args, f.key, signature)
+    handle = Locals.of(f).op
+    return tuple(FunctionEntry(c.ret, c.name, c.params_decl, c.params_no_defaults, c.args, f.key, signature, handle)
                  for c in dispatcher.cpp_functions(f))
 
 

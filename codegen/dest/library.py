@@ -112,6 +112,28 @@ class AutogenFunctionalWrapper:
         return any(kind == "part" for kind, _ in self.returns)
 
 
+@dataclass(frozen=True)
+class Locals:
+    """The names of a wrapper's local variables: never one of its arguments' names."""
+
+    op: str  # the structured class
+    result: str  # what the called function returned
+    guard: str  # the device guard
+
+    @staticmethod
+    def of(f: NativeFunction, taken: set[str] | None = None) -> Locals:
+        taken = {a.name for a in f.func.arguments.flat_all} | (taken or set())
+        return Locals(*(fresh(name, taken) for name in ("op", "result", "device_guard")))
+
+
+def fresh(name: str, taken: set[str]) -> str:
+    """`name`, or `name_`, `name__`, ... : the first not in `taken`, which then takes it."""
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
 @dataclass
 class Wrapper:
     """Common to every kind: what registration and static entry points need."""
@@ -121,6 +143,7 @@ class Wrapper:
     bindings: tuple[Binding, ...]
     device_guard: str | None
     device_check: list[str]
+    var: Locals
 
     @property
     def key(self) -> str:
@@ -216,7 +239,7 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
         if id(f) in wrapped or f.manual_kernel_registration:
             continue
         if f.generated:
-            lib.wrappers.append(_autogen(f, lib.group_of(f), mutating))
+            lib.wrappers.append(_autogen(namespace, f, lib.group_of(f), mutating))
             continue
         for key, metadata in f.dispatch.items():
             if key in backends or key == META or key in COMPOSITES:
@@ -229,6 +252,11 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
 def _delegates(f: NativeFunction, g: NativeFunctionsGroup) -> bool:
     """f is implemented by its group's structured kernel (not by a table of its own)."""
     return f is g.out or f.structured_delegate is not None
+
+
+def _api(namespace: str, c: dispatcher.CppFunction) -> str:
+    """A dispatcher-API function, qualified: an argument may share its name."""
+    return f"::{namespace}::{c.name}"
 
 
 def _wrapper_name(key: str, f: NativeFunction) -> str:
@@ -244,9 +272,10 @@ def _device_code(f: NativeFunction, key: str) -> tuple[str | None, list[str]]:
     return guard, check
 
 
-def _wrapper(body, f: NativeFunction, key: str) -> Wrapper:
+def _wrapper(body, f: NativeFunction, key: str, var: Locals | None = None) -> Wrapper:
     guard, check = _device_code(f, key)
-    return Wrapper(body, dispatcher.kernel_return(f), dispatcher.kernel_bindings(f), guard, check)
+    return Wrapper(body, dispatcher.kernel_return(f), dispatcher.kernel_bindings(f), guard, check,
+                   var or Locals.of(f))
 
 
 def _kernel(f: NativeFunction, key: str, kernel: str, symint: bool) -> Wrapper:
@@ -264,7 +293,7 @@ def _mutating_variants(functions: list[NativeFunction]) -> dict[str, NativeFunct
     return found
 
 
-def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None,
+def _autogen(namespace: str, f: NativeFunction, g: NativeFunctionsGroup | None,
              mutating: dict[str, NativeFunction]) -> Wrapper:
     """The CompositeExplicitAutograd kernel of a function that `autogen:` made (see
     codegen/model/autogen.py for which): an out= variant from the functional one, a
@@ -273,14 +302,14 @@ def _autogen(f: NativeFunction, g: NativeFunctionsGroup | None,
     name = _wrapper_name(key, f)
     bindings = dispatcher.kernel_bindings(f)
     if f.func.arguments.out:
-        body = _autogen_out(f, g.functional, bindings, name)
+        body, var = _autogen_out(namespace, f, g.functional, bindings, name)
     else:
-        body = _autogen_functional(f, mutating[f.func.group_key], bindings, name)
-    return _wrapper(body, f, key)
+        body, var = _autogen_functional(namespace, f, mutating[f.func.group_key], bindings, name)
+    return _wrapper(body, f, key, var)
 
 
-def _autogen_out(f: NativeFunction, functional: NativeFunction, bindings: tuple[Binding, ...],
-                 name: str) -> AutogenOutWrapper:
+def _autogen_out(namespace: str, f: NativeFunction, functional: NativeFunction, bindings: tuple[Binding, ...],
+                 name: str) -> tuple[AutogenOutWrapper, Locals]:
     compute = dispatcher.cpp_functions(functional)[0]
     out_args = list(f.func.arguments.out)
     options_of = out_args[0].name if out_args else None
@@ -299,20 +328,18 @@ def _autogen_out(f: NativeFunction, functional: NativeFunction, bindings: tuple[
             parts.append(("part", i))
     # The out= variant returns its out= arguments, or else the parts that are no tensors.
     returns = parts or ([("name", a.name) for a in out_args] if f.func.returns else [])
-    return AutogenOutWrapper(f, COMPOSITE_EXPLICIT, name, Call(compute.name, args), n_parts, copies, returns)
+    body = AutogenOutWrapper(f, COMPOSITE_EXPLICIT, name, Call(_api(namespace, compute), args), n_parts, copies, returns)
+    return body, Locals.of(f)
 
 
-def _autogen_functional(f: NativeFunction, base: NativeFunction, bindings: tuple[Binding, ...],
-                        name: str) -> AutogenFunctionalWrapper:
+def _autogen_functional(namespace: str, f: NativeFunction, base: NativeFunction, bindings: tuple[Binding, ...],
+                        name: str) -> tuple[AutogenFunctionalWrapper, Locals]:
     call_fn = dispatcher.cpp_functions(base)[-1]  # `_outf` order if the base is an out= variant
     taken = {a.name for a in base.func.arguments.flat_all}
     written = [a for a in base.func.arguments.flat_all if a.is_write]
     clones, copies = [], []
     for a in written:
-        copy = f"{a.name}_copy"
-        while copy in taken:
-            copy += "_"
-        taken.add(copy)
+        copy = fresh(f"{a.name}_copy", taken)
         clones.append((a.name, copy))
         copies.append(Expr(copy, a))
     args = translate(list(bindings) + copies, call_fn.bindings)
@@ -327,8 +354,9 @@ def _autogen_functional(f: NativeFunction, base: NativeFunction, bindings: tuple
         else:
             returns.append(("part", i))
     returns += [("name", c) for a, c in clones if a not in returned]
-    return AutogenFunctionalWrapper(f, COMPOSITE_EXPLICIT, name, clones, Call(call_fn.name, args),
+    body = AutogenFunctionalWrapper(f, COMPOSITE_EXPLICIT, name, clones, Call(_api(namespace, call_fn), args),
                                     len(base.func.returns), returns)
+    return body, Locals.of(f, taken)
 
 
 def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, role: str,
@@ -342,22 +370,23 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
     else:
         outputs = [a.name for a in out_args]
     bindings = dispatcher.kernel_bindings(f)
+    var = Locals.of(f)
     # What the final class holds: the outputs (not for out=, whose outputs are parameters)
     # and the values meta() precomputed.
-    held = [] if role == OUT else [Expr(f"op.outputs_[{i}]", a) for i, a in enumerate(out_args)]
+    held = [] if role == OUT else [Expr(f"{var.op}.outputs_[{i}]", a) for i, a in enumerate(out_args)]
     pre = g.out.precomputed
     if pre is not None:
-        held += [Expr(f"op.precomputed.{a.name}", a, exact=True) for a in pre.arguments]
+        held += [Expr(f"{var.op}.precomputed.{a.name}", a, exact=True) for a in pre.arguments]
     meta_args = translate(bindings, structured.meta_arguments(g))
     impl_args = translate([*bindings, *held], structured.impl_arguments(g)) if impl is not None else None
     redispatch = None
     if key == COMMON:
         # The out= variant of the same group, through the dispatcher, on the outputs.
         out_fn = dispatcher.cpp_functions(g.out)[-1]
-        redispatch = Call(out_fn.name, translate([*bindings, *held], out_fn.bindings))
+        redispatch = Call(_api(lib_namespace, out_fn), translate([*bindings, *held], out_fn.bindings))
     body = StructuredWrapper(
         function=f, role=role, key=key, name=_wrapper_name(key, f),
         class_name=f"{owner}_{key}_{role}", parent=parent, outputs=outputs,
         n_returns=len(f.func.returns), meta_args=meta_args, impl_args=impl_args,
         redispatch=redispatch)
-    return _wrapper(body, f, key)
+    return _wrapper(body, f, key, var)

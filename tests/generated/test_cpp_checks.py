@@ -1,0 +1,69 @@
+"""What only the C++ mapping sees: `check` reports it as file:line errors with a hint,
+so the generator is never asked to write C++ that the compiler would refuse."""
+
+import pytest
+
+from codegen.frontend import load_native_yaml
+
+CASES = {
+    "overloads_with_one_cpp_signature": (
+        "- func: scale.a(Tensor self, int factor) -> Tensor\n"
+        "- func: scale.b(Tensor self, SymInt steps) -> Tensor\n",
+        "2:9", "in C++, `scale.b` and `scale.a` are both `scale(const Tensor &, int64_t)`"),
+    "mangled_names_collide": (
+        "- func: foo.bar_baz(Tensor self) -> Tensor\n"
+        "- func: foo_bar.baz(Tensor self, int x) -> Tensor\n",
+        "2:9", "`foo_bar.baz` and `foo.bar_baz` have the same C++ name `foo_bar_baz`"),
+    "argument_named_like_a_type": (
+        "- func: shift(Tensor self, Scalar Tensor) -> Tensor\n",
+        "1:35", "the argument name `Tensor` is a name the generated C++ uses"),
+    "argument_named_like_a_macro": (
+        "- func: shift(Tensor self, int errno) -> Tensor\n",
+        "1:32", "the argument name `errno` is a name the generated C++ uses"),
+    "operator_named_like_a_namespace_of_the_library": (
+        "- func: native(Tensor self) -> Tensor\n",
+        "1:9", "the operator name `native` is a name the generated C++ needs"),
+    "one_kernel_two_return_types": (
+        "- func: first(Tensor self) -> Tensor\n"
+        "  dispatch:\n"
+        "    CPU: pick\n"
+        "- func: second(Tensor self) -> Tensor[]\n"
+        "  dispatch:\n"
+        "    CPU: pick\n",
+        "4:9", "kernel `pick` (CPU) returns `::std::vector<Tensor>` here and `Tensor` for `first`"),
+    "one_structured_kernel_for_two_groups": (
+        "- func: a.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+        "  structured: True\n"
+        "  dispatch:\n"
+        "    CPU: shared_out\n"
+        "- func: a(Tensor self) -> Tensor\n"
+        "  structured_delegate: a.out\n"
+        "- func: b.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+        "  structured: True\n"
+        "  dispatch:\n"
+        "    CPU: shared_out\n"
+        "- func: b(Tensor self) -> Tensor\n"
+        "  structured_delegate: b.out\n",
+        "7:9", "structured kernel `shared_out` (CPU) also implements `a.out`"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_check_reports_what_would_not_compile(tmp_path, case):
+    text, where, message = CASES[case]
+    path = tmp_path / "ops.yaml"
+    path.write_text(text)
+    parsed = load_native_yaml(str(path))
+    errors = [d for d in parsed.diagnostics.sorted() if d.severity == "error"]
+    assert errors, f"{case}: accepted"
+    first = errors[0].format()
+    assert first.startswith(f"{path}:{where}: error: {message}"), first
+    assert "\n  hint: " in first
+
+
+def test_locals_never_take_an_argument_name(tmp_path):
+    # `op`, `result` and `device_guard` are the generated code's locals: arguments may
+    # still have these names, and the locals step aside.
+    path = tmp_path / "ops.yaml"
+    path.write_text("- func: pick(Tensor op, Tensor result, Tensor device_guard) -> Tensor\n")
+    assert not load_native_yaml(str(path)).diagnostics.has_errors()
