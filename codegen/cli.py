@@ -141,18 +141,14 @@ _INCLUDE_PREFIX = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*\Z")
 
 
 def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
-    from codegen.dest import files, render
+    from codegen.dest import files, render, write
     from codegen.dest.library import build_library
 
     gc.disable()  # the library is a large acyclic tree: collecting while it grows only costs time
     lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards)
     renderer = render.Renderer(lib, {"source": args.source_label or args.file, "namespace": args.namespace,
                                      "include_prefix": args.include_prefix})
-    texts = {o.name: renderer.render(o) for o in files.output_files(args.backends, args.shards)}
-    os.makedirs(args.output_dir, exist_ok=True)
-    for name, text in texts.items():  # written only once all are rendered: never half a library
-        with open(os.path.join(args.output_dir, name), "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
+    write.write_library(renderer, files.output_files(args.backends, args.shards), args.output_dir)
     return 0
 
 

@@ -69,7 +69,7 @@ def output_names(backends: tuple[str, ...], shards: int) -> list[str]:
     return [o.name for o in output_files(backends, shards)]
 
 
-def _family_keys(family: str) -> tuple[str, ...]:
+def family_keys(family: str) -> tuple[str, ...]:
     return COMPOSITES if family == COMPOSITE else (family,)
 
 
@@ -188,7 +188,7 @@ def static_functions_context(lib: Library, out: OutputFile) -> dict:
 
 def register_context(lib: Library, out: OutputFile) -> dict:
     family = out.family
-    wrappers = lib.wrappers_for(_family_keys(family), out.shard)
+    wrappers = lib.wrappers_for(family_keys(family), out.shard)
     static = []
     includes = ["NativeFunctions.h", "Functions.h"]
     if family in lib.static_keys:

@@ -1,0 +1,107 @@
+"""Writing a library's files: rendered in parallel, put in place all at once.
+
+Rendering is most of a large library's generation time, and the files are
+independent: with several processors, forked workers render disjoint sets of them
+(files that share a context stay together). Each file is written under a temporary
+name and renamed only once every file is rendered, so a failure never leaves half a
+library. The bytes do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from codegen.dest import files
+from codegen.dest.render import Renderer
+
+_TEMPORARY = ".partial"
+
+
+def _units(outputs: list[files.OutputFile]) -> list[list[files.OutputFile]]:
+    """The files, grouped by the context they render (Operators.h and .cpp, ...)."""
+    groups: dict[tuple, list[files.OutputFile]] = {}
+    for o in outputs:
+        groups.setdefault((o.context, o.key, o.family, o.shard), []).append(o)
+    return list(groups.values())
+
+
+def _cost(lib, unit: list[files.OutputFile]) -> int:
+    """A rough measure of a unit's rendering time: how many operators or wrappers it holds."""
+    o = unit[0]
+    if o.context == "register":
+        return len(lib.wrappers_for(files.family_keys(o.family), o.shard))
+    if o.context in ("functions", "natives", "operators"):
+        return len(lib.functions) * len(unit)
+    return len(lib.functions) // 4
+
+
+def _render_into(renderer: Renderer, units: list[list[files.OutputFile]], directory: str) -> None:
+    for unit in units:
+        for o in unit:
+            path = os.path.join(directory, o.name + _TEMPORARY)
+            with open(path, "w", encoding="utf-8", newline="\n") as out:
+                out.write(renderer.render(o))
+
+
+def _worker(renderer: Renderer, share: list[list[files.OutputFile]], directory: str) -> None:
+    """A forked worker: renders its share and exits, reporting by its exit status."""
+    status = 1
+    try:
+        _render_into(renderer, share, directory)
+        status = 0
+    except BaseException as e:  # the parent reports the failure; say what it was
+        print(f"generator worker: {type(e).__name__}: {e}", file=sys.stderr)
+    finally:
+        sys.stderr.flush()
+        os._exit(status)
+
+
+def _share(lib, units: list[list[files.OutputFile]], jobs: int) -> list[list[list[files.OutputFile]]]:
+    """Units dealt to `jobs` workers, largest first, each to the least loaded one."""
+    shares: list[list[list[files.OutputFile]]] = [[] for _ in range(jobs)]
+    loads = [0] * jobs
+    for unit in sorted(units, key=lambda u: -_cost(lib, u)):
+        i = loads.index(min(loads))
+        shares[i].append(unit)
+        loads[i] += _cost(lib, unit)
+    return shares
+
+
+def write_library(renderer: Renderer, outputs: list[files.OutputFile], directory: str,
+                  jobs: int | None = None) -> None:
+    """Render every file of `outputs` into `directory`; raises if any cannot be."""
+    os.makedirs(directory, exist_ok=True)
+    units = _units(outputs)
+    if jobs is None:
+        jobs = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
+    jobs = max(1, min(jobs, len(units))) if hasattr(os, "fork") else 1
+    shares = _share(renderer.lib, units, jobs)
+    children = []
+    try:
+        try:
+            for share in shares[1:]:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                pid = os.fork()
+                if pid == 0:
+                    _worker(renderer, share, directory)
+                children.append(pid)
+            _render_into(renderer, shares[0], directory)
+        finally:
+            failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
+        if failed:
+            raise RuntimeError(f"{len(failed)} of {len(children)} rendering workers failed (see above)")
+    except BaseException:
+        _remove_partial(outputs, directory)
+        raise
+    for o in outputs:
+        os.replace(os.path.join(directory, o.name + _TEMPORARY), os.path.join(directory, o.name))
+
+
+def _remove_partial(outputs: list[files.OutputFile], directory: str) -> None:
+    for o in outputs:
+        try:
+            os.remove(os.path.join(directory, o.name + _TEMPORARY))
+        except FileNotFoundError:
+            pass
