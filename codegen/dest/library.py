@@ -11,7 +11,11 @@ RFC's class hierarchy; a Meta wrapper of each for free; and, for external backen
 that only have an out= kernel, `Common` wrappers of the functional and inplace
 variants that run meta() and then call the out= variant through the dispatcher.
 Every other function gets a wrapper that calls its kernel for each key of its
-dispatch table that the library builds (its backends, Meta, and the composite keys).
+dispatch table that the library builds (its backends, Meta, and the composite keys;
+a CompositeExplicitAutogradNonFunctional kernel serves as the CompositeExplicitAutograd
+one, since the runtime has no functionalization pass to tell them apart). Keys of
+layouts and devices the runtime lacks (Sparse*, Quantized*, NestedTensor*, MPS, ...)
+have no tensors to serve and get no wrapper.
 """
 
 from __future__ import annotations
@@ -22,7 +26,12 @@ from dataclasses import dataclass, field
 from codegen.api import dispatcher, native, structured
 from codegen.api.translate import Expr, translate
 from codegen.api.types import Binding
-from codegen.model.dispatch import COMPOSITE_EXPLICIT, COMPOSITE_IMPLICIT, DEFAULT_KERNEL_NAMESPACE
+from codegen.model.dispatch import (
+    COMPOSITE_EXPLICIT,
+    COMPOSITE_EXPLICIT_NON_FUNCTIONAL,
+    COMPOSITE_IMPLICIT,
+    DEFAULT_KERNEL_NAMESPACE,
+)
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
 from codegen.model.schema import FUNCTIONAL, INPLACE, MUTABLE, OUT
@@ -200,13 +209,17 @@ class Library:
         """A stable shard for a wrapper: by the sha1 of its operator's group, not hash()."""
         group = self.group_of(wrapper.function)
         key = group.key if group is not None else wrapper.op
-        return int(hashlib.sha1(key.encode()).hexdigest(), 16) % self.shards
+        shard = self._shard_of_key.get(key)
+        if shard is None:
+            shard = self._shard_of_key[key] = int(hashlib.sha1(key.encode()).hexdigest(), 16) % self.shards
+        return shard
 
     def wrappers_for(self, keys: tuple[str, ...], shard: int) -> list[Wrapper]:
         return [w for w in self.wrappers if w.key in keys and self.shard_of(w) == shard]
 
     def __post_init__(self) -> None:
         self._group_of = {id(f): g for g in self.groups for f in g.functions()}
+        self._shard_of_key: dict[str, int] = {}
 
 
 def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
@@ -242,6 +255,8 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
             lib.wrappers.append(_autogen(namespace, f, lib.group_of(f), mutating))
             continue
         for key, metadata in f.dispatch.items():
+            if key == COMPOSITE_EXPLICIT_NON_FUNCTIONAL and COMPOSITE_EXPLICIT not in f.dispatch:
+                key = COMPOSITE_EXPLICIT  # the runtime has no functionalization to keep them apart
             if key in backends or key == META or key in COMPOSITES:
                 kernel = f"{kernel_namespace(namespace, metadata.cpp_namespace)}::{metadata.kernel}"
                 lib.wrappers.append(_kernel(f, key, kernel, metadata.supports_symint()))

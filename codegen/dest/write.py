@@ -61,10 +61,10 @@ def _share(lib, units: list[list[files.OutputFile]], jobs: int) -> list[list[lis
     """Units dealt to `jobs` workers, largest first, each to the least loaded one."""
     shares: list[list[list[files.OutputFile]]] = [[] for _ in range(jobs)]
     loads = [0] * jobs
-    for unit in sorted(units, key=lambda u: -_cost(lib, u)):
+    for cost, _, unit in sorted(((_cost(lib, u), i, u) for i, u in enumerate(units)), key=lambda c: (-c[0], c[1])):
         i = loads.index(min(loads))
         shares[i].append(unit)
-        loads[i] += _cost(lib, unit)
+        loads[i] += cost
     return shares
 
 
