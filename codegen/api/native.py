@@ -129,6 +129,8 @@ def default_expr(a: Argument) -> str:
         return "QScheme::" + d.upper()
     if d == "[]":
         return "{}"
+    if d == "-9223372036854775808":  # as a C++ literal, 9223372036854775808 does not fit int64_t
+        return "(-9223372036854775807 - 1)"
     return d
 
 

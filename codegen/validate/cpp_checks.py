@@ -9,16 +9,22 @@ accepts, the generator writes and the compiler takes.
 
 from __future__ import annotations
 
+import math
+import re
+
 from codegen.api import dispatcher, native
 from codegen.api.types import RUNTIME_TYPES, parameter_types
 from codegen.diagnostics import Diagnostics
 from codegen.model.dispatch import DEFAULT_KERNEL_NAMESPACE
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
+from codegen.model.types import ListType, OptionalType
 from codegen.validate.locate import at_arg_named, at_func
 
 # Names that are no identifiers of the user's to take, once preprocessed as C++: macros
 # of the C and C++ standard libraries and of GNU mode.
+# The classes of the runtime that a meta struct may derive from (`structured_inherits`).
+RUNTIME_META_CLASSES = ("MetaBase", "TensorIteratorBase")
 _MACROS = frozenset(("NULL", "EOF", "errno", "assert", "linux", "unix", "i386"))
 # Names an argument would hide from the rest of the generated code (`std` and `sops`
 # are safe: the generated code only names them before `::`, where C++ looks for
@@ -30,8 +36,11 @@ RESERVED_OPERATOR_NAMES = (frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t", "met
                            | {"OperatorSchema", "kNumOperators", "kOperators", "find_operator"})
 
 def check_cpp(functions: list[NativeFunction], groups: list[NativeFunctionsGroup], diags: Diagnostics) -> None:
-    """Report what would not compile; every function is checked, in file order."""
+    """Report what would not compile (or compile to another value); every function is
+    checked, in file order."""
     _check_names(functions, diags)
+    _check_defaults(functions, diags)
+    _check_inherits(functions, diags)
     _check_mangled_names(functions, diags)
     _check_overloads(functions, diags)
     _check_kernels(functions, groups, diags)
@@ -50,6 +59,61 @@ def _check_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
                 diags.error(at_arg_named(f, a.name, "name"),
                             f"the argument name `{a.name}` is a name the generated C++ uses "
                             "(a type or a macro)", "rename the argument")
+
+
+_INT_RANGES = {"int": (-2**63, 2**63 - 1), "SymInt": (-2**63, 2**63 - 1), "Scalar": (-2**63, 2**63 - 1),
+               "DeviceIndex": (-2**15, 2**15 - 1)}
+_INTEGER = re.compile(r"-?\d+\Z")
+
+
+def _literal_problem(base: str | None, text: str) -> str | None:
+    """What C++ would make of a default's number other than what it says, or None."""
+    if base in _INT_RANGES and _INTEGER.match(text):
+        digits = text.lstrip("-")
+        if len(digits) > 1 and digits.startswith("0"):
+            return f"`{text}` starts with 0, which C++ reads as an octal number"
+        low, high = _INT_RANGES[base]
+        if not low <= int(text) <= high:
+            return f"`{text}` does not fit the C++ type of `{base}` ({low} to {high})"
+    elif base in ("float", "Scalar"):
+        try:
+            value = float(text)
+        except ValueError:
+            return None
+        if math.isinf(value) or (value == 0 and any(c in "123456789" for c in text.split("e")[0].split("E")[0])):
+            return f"`{text}` is out of the range of a C++ double"
+    return None
+
+
+def _check_defaults(functions: list[NativeFunction], diags: Diagnostics) -> None:
+    for f in functions:
+        if f.generated:
+            continue
+        for a in f.func.arguments.flat_all:
+            if a.default is None or a.default == "None":
+                continue
+            t = a.type.elem if isinstance(a.type, OptionalType) else a.type
+            items = [a.default]
+            if isinstance(t, ListType) and a.default.startswith("["):
+                items = [x.strip() for x in a.default[1:-1].split(",") if x.strip()]
+                if t.size is not None and str(t.elem) == "bool" and len(items) != t.size:
+                    diags.error(at_arg_named(f, a.name, "default"),
+                                f"`{a.name}` is a `{t}` but its default has {len(items)} values",
+                                f"give {t.size} values, or one value for all")
+            for item in items:
+                problem = _literal_problem(t.base_name(), item)
+                if problem:
+                    diags.error(at_arg_named(f, a.name, "default"), f"the default of `{a.name}`: {problem}",
+                                "write the number without leading zeros, within the type's range")
+
+
+def _check_inherits(functions: list[NativeFunction], diags: Diagnostics) -> None:
+    for f in functions:
+        if f.structured_inherits is not None and f.structured_inherits not in RUNTIME_META_CLASSES:
+            diags.error(f.source.value("structured_inherits"),
+                        f"the runtime has no class `{f.structured_inherits}` for a meta struct to derive from",
+                        f"use one of: {', '.join(RUNTIME_META_CLASSES)} (the generated headers cannot "
+                        "see a class of your own)")
 
 
 def _check_mangled_names(functions: list[NativeFunction], diags: Diagnostics) -> None:

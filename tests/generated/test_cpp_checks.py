@@ -45,6 +45,27 @@ CASES = {
         "- func: b(Tensor self) -> Tensor\n"
         "  structured_delegate: b.out\n",
         "7:9", "structured kernel `shared_out` (CPU) also implements `a.out`"),
+    "octal_looking_default": (
+        "- func: shift(Tensor self, int steps=012) -> Tensor\n",
+        "1:38", "the default of `steps`: `012` starts with 0, which C++ reads as an octal number"),
+    "default_out_of_int64": (
+        "- func: shift(Tensor self, int steps=99999999999999999999) -> Tensor\n",
+        "1:38", "the default of `steps`: `99999999999999999999` does not fit the C++ type of `int`"),
+    "default_out_of_double": (
+        "- func: shift(Tensor self, float by=1e999) -> Tensor\n",
+        "1:37", "the default of `by`: `1e999` is out of the range of a C++ double"),
+    "fixed_bool_list_default_of_another_length": (
+        "- func: mask(Tensor self, bool[2] keep=[True, False, True]) -> Tensor\n",
+        "1:40", "`keep` is a `bool[2]` but its default has 3 values"),
+    "meta_struct_parent_the_runtime_lacks": (
+        "- func: a.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+        "  structured: True\n"
+        "  structured_inherits: MyBase\n"
+        "  dispatch:\n"
+        "    CPU: a_out\n"
+        "- func: a(Tensor self) -> Tensor\n"
+        "  structured_delegate: a.out\n",
+        "3:24", "the runtime has no class `MyBase` for a meta struct to derive from"),
 }
 
 
@@ -59,6 +80,17 @@ def test_check_reports_what_would_not_compile(tmp_path, case):
     first = errors[0].format()
     assert first.startswith(f"{path}:{where}: error: {message}"), first
     assert "\n  hint: " in first
+
+
+def test_the_smallest_int64_default_is_written_so_that_it_compiles(tmp_path):
+    from codegen.api import native
+
+    path = tmp_path / "ops.yaml"
+    path.write_text("- func: clip(Tensor self, int low=-9223372036854775808) -> Tensor\n")
+    parsed = load_native_yaml(str(path))
+    assert not parsed.diagnostics.has_errors()
+    (low,) = [b for b in native.arguments(parsed.functions[0], False) if b.name == "low"]
+    assert low.default == "(-9223372036854775807 - 1)"
 
 
 def test_locals_never_take_an_argument_name(tmp_path):
