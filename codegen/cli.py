@@ -144,7 +144,6 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     from codegen.dest import files, render, write
     from codegen.dest.library import build_library
 
-    gc.disable()  # the library is a large acyclic tree: collecting while it grows only costs time
     lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards)
     renderer = render.Renderer(lib, {"source": args.source_label or args.file, "namespace": args.namespace,
                                      "include_prefix": args.include_prefix})
@@ -153,6 +152,8 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "generate":
+        gc.disable()  # the model and the library are large acyclic trees: collecting only costs time
     parsed = load_native_yaml(args.file, args.tags)
     _report(parsed, args.no_warnings)
     if parsed.diagnostics.has_errors():
