@@ -46,16 +46,21 @@ def check_cpp(functions: list[NativeFunction], groups: list[NativeFunctionsGroup
     _check_kernels(functions, groups, diags)
 
 
+# The runtime's own macros all start with this.
+RUNTIME_MACRO_PREFIX = "SOPS_"
+
+
 def _check_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
     for f in functions:
         if f.generated:
             continue
         name = str(f.func.name.name.base)
-        if name in RESERVED_OPERATOR_NAMES:
+        if name in RESERVED_OPERATOR_NAMES or name.startswith(RUNTIME_MACRO_PREFIX):
             diags.error(at_func(f), f"the operator name `{name}` is a name the generated C++ needs "
                         "(a type, a namespace or a macro)", "rename the operator")
         for a in f.func.arguments.flat_all:
-            if a.name in RESERVED_ARGUMENT_NAMES or a.name.startswith("wrapper_"):
+            if (a.name in RESERVED_ARGUMENT_NAMES or a.name.startswith("wrapper_")
+                    or a.name.startswith(RUNTIME_MACRO_PREFIX)):
                 diags.error(at_arg_named(f, a.name, "name"),
                             f"the argument name `{a.name}` is a name the generated C++ uses "
                             "(a type or a macro)", "rename the argument")

@@ -20,6 +20,9 @@ CASES = {
     "argument_named_like_a_macro": (
         "- func: shift(Tensor self, int errno) -> Tensor\n",
         "1:32", "the argument name `errno` is a name the generated C++ uses"),
+    "operator_named_like_a_macro_of_the_runtime": (
+        "- func: custom::SOPS_META_FUNC.Tensor(Tensor self) -> Tensor\n",
+        "1:9", "the operator name `SOPS_META_FUNC` is a name the generated C++ needs"),
     "operator_named_like_a_namespace_of_the_library": (
         "- func: native(Tensor self) -> Tensor\n",
         "1:9", "the operator name `native` is a name the generated C++ needs"),
