@@ -4,11 +4,18 @@ We compose (not construct) so that each check can point at the exact node it is
 about.  The C-accelerated loader is used when PyYAML was built with libyaml; the
 garbage collector is paused while the (acyclic) node tree is built, which halves
 the time on a large file.
+
+Nesting is bounded before composing: libyaml's composer recurses once per level of
+nested lists and mappings on the C stack, so a file of 25,000 `[` would crash the
+process.  A cheap upper bound on the depth lets ordinary files straight through;
+only a file that might nest deeply is first read as an event stream (no recursion),
+and one that nests more than MAX_NESTING levels is an error.
 """
 
 from __future__ import annotations
 
 import gc
+import re
 
 import yaml
 
@@ -79,20 +86,90 @@ def read_text(path: str, diags: Diagnostics) -> str | None:
         return None
 
 
+# A native_functions.yaml nests 3 levels (a list of entries, each a mapping whose values
+# are strings, lists or mappings); deeper is a mistake, and this deep a hopeless one.
+MAX_NESTING = 1000
+# Depths the composer may reach on the calling thread's stack (a few hundred bytes a
+# level, far below the 8 MiB of a main thread) without a look at the events first.
+_SAFE_DEPTH = 6000
+# Block collections nest by indentation: a line whose leading run of spaces and
+# `- `/`? `/`: ` indicators is shorter than this opens fewer than 2 * (this + 1) levels.
+_BLOCK_PREFIX = 64
+_PREFIX_CHARS = "[ \t\ufeff?:-]{%d}" % _BLOCK_PREFIX
+_LONG_PREFIX_AT_START = re.compile(_PREFIX_CHARS)
+# After each of YAML's line breaks; a literal first character keeps the search fast.
+_LONG_PREFIX = {brk: re.compile(re.escape(brk) + _PREFIX_CHARS) for brk in "\n\r\x85\u2028\u2029"}
+
+
+def nesting_bound(text: str) -> int | None:
+    """An upper bound on how deep the lists and mappings of `text` nest; None if unknown.
+
+    A flow collection starts at a `[` or `{` (a `[` may also open a one-pair mapping,
+    `[a: b]`); a block collection at a new indentation level, or at an indentless
+    sequence of a mapping, both within the leading indicators of a line.
+    """
+    if _LONG_PREFIX_AT_START.match(text):
+        return None
+    for brk, pattern in _LONG_PREFIX.items():
+        if brk in text and pattern.search(text):
+            return None
+    return 2 * text.count("[") + text.count("{") + 2 * (_BLOCK_PREFIX + 2) + 2
+
+
+def too_deep(text: str, limit: int = MAX_NESTING) -> yaml.Mark | None:
+    """Where `text` first nests more than `limit` levels, from its events (iteratively)."""
+    start = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    end = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Base):
+            if isinstance(event, start):
+                depth += 1
+                if depth > limit:
+                    return event.start_mark
+            elif isinstance(event, end):
+                depth -= 1
+    except yaml.YAMLError:
+        pass  # composing stops at the same place, and reports it
+    return None
+
+
+_NESTING_HINT = ("a native_functions.yaml nests 3 levels: a list of entries, each a mapping whose values "
+                 "are strings, lists or mappings; look for unclosed `[` or `{`")
+
+
 def compose(text: str, path: str, diags: Diagnostics) -> Node | None:
     """Compose `text` into a node tree; report a syntax error and return None if it fails."""
+    bound = nesting_bound(text)
+    if bound is None or bound > _SAFE_DEPTH:
+        mark = too_deep(text)
+        if mark is not None:
+            diags.error(Position(path, mark.line + 1, mark.column + 1),
+                        f"the YAML nests lists and mappings more than {MAX_NESTING} levels deep", _NESTING_HINT)
+            return None
     enabled = gc.isenabled()
     gc.disable()
     try:
         return yaml.compose(text, Loader=_Loader)
+    except RecursionError:  # the pure-Python composer (PyYAML without libyaml) on a deep file
+        diags.error(Position(path, 1, 1), "the YAML nests lists and mappings too deeply", _NESTING_HINT)
+        return None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = e.problem or e.context or "invalid YAML"
         diags.error(Position(path, line, col), f"invalid YAML: {problem}", _syntax_hint(problem))
         return None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow, anywhere
+        at = text.find(chr(e.character)) if isinstance(e.character, int) else -1
+        line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+        col = at - text.rfind("\n", 0, at) if at >= 0 else 1
+        code = f"U+{e.character:04X}" if isinstance(e.character, int) else "?"
+        diags.error(Position(path, line, col), f"invalid YAML: the character {code} is not allowed",
+                    "delete it: YAML files hold printable text only (tabs and line breaks aside)")
+        return None
     except yaml.YAMLError as e:
-        diags.error(Position(path, 1, 1), f"invalid YAML: {e}",
+        diags.error(Position(path, 1, 1), "invalid YAML: " + " ".join(str(e).split()),
                     "the file must be readable text in YAML syntax")
         return None
     finally:

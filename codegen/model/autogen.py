@@ -55,8 +55,24 @@ def base_variant(d: dict[str, NativeFunction]) -> NativeFunction:
     return d.get(MUTABLE) or d.get(INPLACE) or d.get(OUT) or d[FUNCTIONAL]
 
 
+def out_variant_problem(f: NativeFunction) -> str | None:
+    """Why autogen cannot make an out= variant of `f`, or None if it can."""
+    func = f.func
+    if func.kind == INPLACE:
+        s = func.arguments.self_arg
+        if s is None or not s.is_write:
+            return "it has no written `self` to become the out argument"  # reported by check_schema
+        return None
+    tensors = sum(r.type.is_tensor_like() for r in func.returns)
+    if not tensors:
+        return "it returns no tensor to write into an out= argument"
+    if tensors > len(_free_alias_sets(func)):
+        return "its out arguments would need more alias sets (`a`...`z`) than are left"
+    return None
+
+
 def can_get_out_variant(f: NativeFunction) -> bool:
-    return f.func.kind == INPLACE or any(r.type.is_tensor_like() for r in f.func.returns)
+    return out_variant_problem(f) is None
 
 
 def wants_out_variant(f: NativeFunction) -> bool:
@@ -120,8 +136,7 @@ def _out_arguments(func: FunctionSchema) -> tuple[list[Return], list[Argument]]:
     If every return is a plain Tensor, the returns alias the new out arguments;
     otherwise only the non-tensor returns remain.
     """
-    used = {x for a in func.arguments.flat_all if a.annotation is not None for x in a.annotation.alias_set}
-    free = [c for c in string.ascii_lowercase if c not in used]
+    free = _free_alias_sets(func)
     all_tensors = all(r.type == TENSOR for r in func.returns)
     returns: list[Return] = []
     outs: list[Argument] = []
@@ -135,6 +150,11 @@ def _out_arguments(func: FunctionSchema) -> tuple[list[Return], list[Argument]]:
         else:
             returns.append(r)
     return returns, outs
+
+
+def _free_alias_sets(func: FunctionSchema) -> list[str]:
+    used = {x for a in func.arguments.flat_all if a.annotation is not None for x in a.annotation.alias_set}
+    return [c for c in string.ascii_lowercase if c not in used]
 
 
 def _functional_schema(func: FunctionSchema) -> FunctionSchema:

@@ -34,6 +34,19 @@ def _is_string(text: str) -> bool:
     return len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0]
 
 
+# The device strings the runtime's Device parses (runtime/device.cc); an index is a
+# DeviceIndex, an int16_t.
+_DEVICE_RE = re.compile(r"(?:cpu|meta|cuda(?::\d{1,5})?)\Z")
+MAX_DEVICE_INDEX = 32767
+
+
+def _is_device(text: str) -> bool:
+    if not _is_string(text):
+        return False
+    body = text[1:-1]
+    return bool(_DEVICE_RE.match(body)) and int(body.partition(":")[2] or 0) <= MAX_DEVICE_INDEX
+
+
 def _expectation(t: Type) -> str:
     """What a default of type `t` looks like, for hints."""
     if isinstance(t, OptionalType):
@@ -55,7 +68,8 @@ def _expectation(t: Type) -> str:
         "bool": "`True` or `False`",
         "SymBool": "`True` or `False`",
         "str": "a quoted string such as `'mean'`",
-        "Device": "a quoted device string such as `\"cpu\"`",
+        "Device": "a quoted device string: `\"cpu\"`, `\"meta\"`, `\"cuda\"` or `\"cuda:N\"` "
+                  f"(N from 0 to {MAX_DEVICE_INDEX})",
         "Tensor": "`[]` (an undefined tensor)",
         "ScalarType": "a dtype name: " + ", ".join(f"`{k}`" for k in SCALAR_TYPES),
         "MemoryFormat": "one of " + ", ".join(f"`{k}`" for k in MEMORY_FORMATS),
@@ -76,7 +90,7 @@ def _valid_scalar(name: str | None, text: str) -> bool:
     if name == "str":
         return _is_string(text)
     if name == "Device":
-        return _is_string(text)
+        return _is_device(text)
     if name == "Tensor":
         return text == "[]"
     if name == "ScalarType":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from codegen.diagnostics import Diagnostics
+from codegen.diagnostics import Diagnostics, NearMatches
 from codegen.model.dispatch import (
     BackendMetadata,
     COMPOSITE_IMPLICIT,
@@ -33,8 +33,8 @@ from codegen.model.entry import (
     VARIANTS,
     cpp_name,
 )
-from codegen.model.schema import OperatorName, SchemaParser, parse_operator_name
-from codegen.model.schema_parser import parse_argument_decl
+from codegen.model.schema import OperatorName, parse_operator_name
+from codegen.model.schema_parser import SchemaParser, parse_argument_decl
 from codegen.model.tags import derived_tags
 from codegen.model.types import SchemaError
 from codegen.yaml_loader import (
@@ -93,6 +93,7 @@ class EntryParser:
         self.unparsed: set[str] = set()
         self.variant_sets: dict[str, frozenset[str]] = {}
         self.kernels: dict[tuple[str, bool, str], BackendMetadata] = {}
+        self.tag_names: NearMatches | None = None  # for `did you mean`, made on the first unknown tag
 
     def shared(self, value):
         """One object per distinct value (tag sets...): thousands of entries repeat them."""
@@ -197,6 +198,11 @@ class _EntryBuilder:
         if "func" not in src.fields:
             diags.error(src.entry(), "the entry has no `func:`",
                         "every entry starts with `- func: name(Type arg, ...) -> Return`")
+            return None
+        func_node = src.fields["func"][1]
+        if isinstance(func_node, ScalarNode) and func_node.tag == NULL_TAG:
+            diags.error(src.value("func"), "`func:` has no value",
+                        "write the schema: `- func: name(Type arg, ...) -> Return`")
             return None
         func_text = self.get_str("func")
         if func_text is None:
@@ -408,8 +414,10 @@ class _EntryBuilder:
         out = set()
         for tag, node in self.get_str_list("tags", True):
             if valid is not None and tag not in valid:
+                if self.p.tag_names is None:
+                    self.p.tag_names = NearMatches(sorted(valid))
                 self.diags.error(position(node, self.src.path), f"unknown tag `{tag}`",
-                                 did_you_mean(tag, sorted(valid), "tags (from tags.yaml)"))
+                                 self.p.tag_names.hint(tag, "tags (from tags.yaml)"))
             elif tag in out:
                 self.diags.warning(position(node, self.src.path), f"tag `{tag}` is listed twice",
                                    "list it once")

@@ -1,10 +1,10 @@
 """Function schemas: `ns::name.overload(Type arg=default, *, Tensor(a!) out) -> Tensor(a!)`.
 
 Every class here is a frozen dataclass whose `str()` is the canonical spelling, so
-for a canonical string `s`, `str(FunctionSchema.parse(s)) == s`.  Parsing has two
-paths: a fast one for canonical text (regular expressions, with per-run caches of
-the argument pieces, which repeat a lot) and a careful scanner (schema_parser.py)
-that accepts any spacing and pinpoints mistakes.  Both build the same objects.
+for a canonical string `s`, `str(parse_schema(s)) == s`.  Schema text is parsed by
+`codegen.model.schema_parser`, which builds on this module (never the other way
+round): `parse_schema`, `parse_argument`, `parse_return`; operator names are simple
+enough to be parsed here (`OperatorName.parse`).
 """
 
 from __future__ import annotations
@@ -12,16 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from codegen.model.types import (
-    Annotation,
-    BaseType,
-    OptionalType,
-    SchemaError,
-    Type,
-    apply_suffixes,
-    base_type,
-    parse_annotation,
-)
+from codegen.model.types import Annotation, BaseType, OptionalType, SchemaError, Type
 
 # Schema kinds (what torchgen calls SchemaKind), as plain strings.
 FUNCTIONAL = "functional"
@@ -32,13 +23,6 @@ SCRATCH = "scratch"
 
 DEFAULT_NAMESPACE = "aten"
 SCRATCH_PREFIX = "_scratch_"
-
-
-def _canonical(value, text: str):
-    """`value`, parsed from `text`, if `text` is its canonical spelling; SchemaError otherwise."""
-    if str(value) != text:
-        raise SchemaError(f"`{text}` is not written in canonical form", 0, f"write it as: {value}")
-    return value
 
 
 def _with_annotation(type_text: str, annotation: Annotation | None) -> str:
@@ -62,13 +46,6 @@ class Argument:
         object.__setattr__(self, "signature_text", f"{self.type} {self.name}")
         object.__setattr__(self, "is_write", self.annotation is not None and self.annotation.is_write)
 
-    @classmethod
-    def parse(cls, text: str) -> Argument:
-        """`Type(a!)? name=default`, in canonical spelling; SchemaError otherwise."""
-        from codegen.model.schema_parser import parse_argument  # it builds on this module
-
-        return _canonical(parse_argument(text), text)
-
     def __str__(self) -> str:
         s = _with_annotation(str(self.type), self.annotation) + " " + self.name
         return s if self.default is None else s + "=" + self.default
@@ -83,13 +60,6 @@ class Return:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type_text", str(self.type))
-
-    @classmethod
-    def parse(cls, text: str) -> Return:
-        """`Type(a) name`, in canonical spelling; SchemaError otherwise."""
-        from codegen.model.schema_parser import parse_return  # it builds on this module
-
-        return _canonical(parse_return(text), text)
 
     @property
     def is_write(self) -> bool:
@@ -356,15 +326,6 @@ class FunctionSchema:
         object.__setattr__(self, "kind", self._kind())
         object.__setattr__(self, "group_key", self._group_key())
 
-    @classmethod
-    def parse(cls, text: str) -> FunctionSchema:
-        """Parse a schema in canonical form; SchemaError on any mistake or other spelling."""
-        schema, canonical = SchemaParser().parse(text)
-        if not canonical:
-            raise SchemaError("the schema is not written in canonical form", 0,
-                              f"write it as: {schema}")
-        return schema
-
     def is_out_fn(self) -> bool:
         return bool(self.arguments.out)
 
@@ -409,126 +370,3 @@ class FunctionSchema:
         else:
             rets = "(" + ", ".join(str(r) for r in self.returns) + ")"
         return f"{self.name}({self.arguments}) -> {rets}"
-
-
-_SCHEMA_RE = re.compile(r"([^\s(]+)\((.*)\) -> (\S.*)\Z", re.S)
-_TYPE = r"([A-Za-z_][\w.]*)(?:\(([^()]*)\))?((?:\?|\[\d*\])*)"
-_ARG_RE = re.compile(_TYPE + r" ([A-Za-z_]\w*)(?:=(\S.*))?\Z", re.S)
-_RET_RE = re.compile(_TYPE + r"(?: ([A-Za-z_]\w*))?\Z")
-
-
-class SchemaParser:
-    """Parses schemas, sharing the pieces that repeat across a file (`Tensor self`...).
-
-    Make one per file: the caches make a whole-file parse several times faster.
-    """
-
-    def __init__(self) -> None:
-        self._args: dict[str, Argument | None] = {}
-        self._rets: dict[str, Return | None] = {}
-
-    def parse(self, text: str) -> tuple[FunctionSchema, bool]:
-        """(schema, whether `text` is canonical); SchemaError on a mistake."""
-        schema = self._fast(text)
-        if schema is not None:
-            return schema, True
-        from codegen.model.schema_parser import parse_schema_with_spans  # it builds on this module
-
-        schema, _ = parse_schema_with_spans(text)
-        return schema, str(schema) == text
-
-    def _fast(self, text: str) -> FunctionSchema | None:
-        m = _SCHEMA_RE.match(text)
-        if m is None:
-            return None
-        name_s, args_s, rets_s = m.groups()
-        if '"' in args_s or "'" in args_s:
-            return None  # string defaults may hold `, `: leave them to the scanner
-        try:
-            name = parse_operator_name(name_s)
-        except SchemaError:
-            return None
-        items: list[Argument | None] = []
-        if args_s:
-            cache = self._args
-            for piece in args_s.split(", "):
-                if piece == "*":
-                    items.append(None)
-                    continue
-                a = cache.get(piece, False)
-                if a is False:
-                    a = cache[piece] = _fast_argument(piece)
-                if a is None:
-                    return None
-                items.append(a)
-        try:
-            arguments = build_arguments(items)
-        except SchemaError:
-            return None
-        returns = self._fast_returns(rets_s)
-        if returns is None:
-            return None
-        return FunctionSchema(name, arguments, returns)
-
-    def _fast_returns(self, text: str) -> tuple[Return, ...] | None:
-        if text == "()":
-            return ()
-        if text[0] == "(":
-            if text[-1] != ")":
-                return None
-            pieces = text[1:-1].split(", ")
-            if len(pieces) < 2:
-                return None
-        else:
-            pieces = [text]
-        cache = self._rets
-        out = []
-        for piece in pieces:
-            r = cache.get(piece, False)
-            if r is False:
-                r = cache[piece] = _fast_return(piece)
-            if r is None:
-                return None
-            out.append(r)
-        return tuple(out)
-
-
-def _fast_type(base: str, ann: str | None, suffixes: str) -> tuple[Type, Annotation | None] | None:
-    try:
-        t = apply_suffixes(base_type(base), suffixes)
-        annotation = None
-        if ann is not None:
-            if base != "Tensor" or suffixes not in ("", "?", "[]"):
-                return None
-            annotation = parse_annotation(ann)
-    except SchemaError:
-        return None
-    return t, annotation
-
-
-def _fast_argument(piece: str) -> Argument | None:
-    m = _ARG_RE.match(piece)
-    if m is None:
-        return None
-    base, ann, suffixes, name, default = m.groups()
-    if default is not None and (default.count("[") != default.count("]")
-                                or "(" in default or ")" in default):
-        return None
-    typed = _fast_type(base, ann, suffixes)
-    if typed is None:
-        return None
-    a = Argument(name, typed[0], default, typed[1])
-    return a if str(a) == piece else None
-
-
-def _fast_return(piece: str) -> Return | None:
-    m = _RET_RE.match(piece)
-    if m is None:
-        return None
-    base, ann, suffixes, name = m.groups()
-    typed = _fast_type(base, ann, suffixes)
-    if typed is None:
-        return None
-    r = Return(name, typed[0], typed[1])
-    return r if str(r) == piece else None
-

@@ -1,12 +1,20 @@
-"""The careful schema scanner: any spacing accepted, every mistake pinpointed.
+"""Schema text into the model (types.py, schema.py), which never imports this module.
 
-It reads the text left to right, keeping the offset of each piece, and raises a
-SchemaError whose `offset` is the character the user has to look at.  The spans it
-returns let later checks point at a given argument, its name or its default.
+    parse_schema("add.Tensor(Tensor self, Tensor other) -> Tensor")   # canonical text only
+    parse_type("int[2]?"), parse_argument("Tensor(a!) out"), parse_return("Tensor values")
+    schema, canonical = SchemaParser().parse(text)   # any spacing: what a yaml file is read with
+
+Parsing has two paths that build the same objects: a fast one for canonical text
+(regular expressions, with per-file caches of the argument pieces, which repeat a
+lot) and a careful scanner that accepts any spacing and pinpoints mistakes: it reads
+the text left to right, keeping the offset of each piece, and raises a SchemaError
+whose `offset` is the character the user has to look at.  The spans it returns let
+later checks point at a given argument, its name or its default.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from codegen.model.schema import (
@@ -335,32 +343,53 @@ def _return(sc: _Scanner) -> tuple[Return, ArgSpan]:
 
 
 def parse_argument_decl(text: str) -> Argument:
-    """Parse one `Type name` declaration (as used by `precomputed:`): no default."""
-    a = parse_argument(text)
+    """Parse one `Type name` declaration (as used by `precomputed:`), any spacing: no default."""
+    a = _scan_argument(text)
     if a.default is not None:
         raise SchemaError(f"`{a.name}` cannot have a default here", text.index("="), "remove the `=...`")
     return a
 
 
+# The strict entry points: canonical spelling only, so `str(parse_X(s)) == s`.
+
+def parse_schema(text: str) -> FunctionSchema:
+    """A schema in canonical form; SchemaError on any mistake or other spelling."""
+    schema, canonical = SchemaParser().parse(text)
+    if not canonical:
+        raise SchemaError("the schema is not written in canonical form", 0, f"write it as: {schema}")
+    return schema
+
+
 def parse_argument(text: str) -> Argument:
-    """Parse one argument, `Type(a!)? name=default`."""
-    return _single(text, lambda sc: _argument(sc)[0], "argument")
+    """`Type(a!)? name=default`, in canonical spelling; SchemaError otherwise."""
+    return _canonical(_scan_argument(text), text)
 
 
 def parse_return(text: str) -> Return:
-    """Parse one return, `Type(a) name`."""
-    return _single(text, lambda sc: _return(sc)[0], "return")
+    """`Type(a) name`, in canonical spelling; SchemaError otherwise."""
+    return _canonical(_single(text, lambda sc: _return(sc)[0], "return"), text)
 
 
 def parse_type(text: str) -> Type:
-    """Parse a type without annotation, e.g. `int[2]?`."""
+    """A type without annotation such as `int[2]?`, in canonical spelling; SchemaError otherwise."""
     def one(sc: _Scanner) -> Type:
         start = sc.i
         t, annotation = _type(sc)
         if annotation is not None:
             raise SchemaError("a type alone has no alias annotation", start, f"write `{t}`")
         return t
-    return _single(text, one, "type")
+    return _canonical(_single(text, one, "type"), text)
+
+
+def _canonical(value, text: str):
+    """`value`, parsed from `text`, if `text` is its canonical spelling; SchemaError otherwise."""
+    if str(value) != text:
+        raise SchemaError(f"`{text}` is not written in canonical form", 0, f"write it as: {value}")
+    return value
+
+
+def _scan_argument(text: str) -> Argument:
+    return _single(text, lambda sc: _argument(sc)[0], "argument")
 
 
 def _single(text: str, parse, what: str):
@@ -371,3 +400,126 @@ def _single(text: str, parse, what: str):
     if not sc.at_end():
         raise SchemaError(f"unexpected {sc.found()} after the {what}", sc.i, f"write one {what}")
     return value
+
+
+# The fast path: canonical text, matched by regular expressions.
+
+_SCHEMA_RE = re.compile(r"([^\s(]+)\((.*)\) -> (\S.*)\Z", re.S)
+_TYPE = r"([A-Za-z_][\w.]*)(?:\(([^()]*)\))?((?:\?|\[\d*\])*)"
+_ARG_RE = re.compile(_TYPE + r" ([A-Za-z_]\w*)(?:=(\S.*))?\Z", re.S)
+_RET_RE = re.compile(_TYPE + r"(?: ([A-Za-z_]\w*))?\Z")
+
+
+class SchemaParser:
+    """Parses schemas, sharing the pieces that repeat across a file (`Tensor self`...).
+
+    Make one per file: the caches make a whole-file parse several times faster.
+    """
+
+    def __init__(self) -> None:
+        self._args: dict[str, Argument | None] = {}
+        self._rets: dict[str, Return | None] = {}
+
+    def parse(self, text: str) -> tuple[FunctionSchema, bool]:
+        """(schema, whether `text` is canonical); SchemaError on a mistake."""
+        schema = self._fast(text)
+        if schema is not None:
+            return schema, True
+        schema, _ = parse_schema_with_spans(text)
+        return schema, str(schema) == text
+
+    def _fast(self, text: str) -> FunctionSchema | None:
+        m = _SCHEMA_RE.match(text)
+        if m is None:
+            return None
+        name_s, args_s, rets_s = m.groups()
+        if '"' in args_s or "'" in args_s:
+            return None  # string defaults may hold `, `: leave them to the scanner
+        try:
+            name = parse_operator_name(name_s)
+        except SchemaError:
+            return None
+        items: list[Argument | None] = []
+        if args_s:
+            cache = self._args
+            for piece in args_s.split(", "):
+                if piece == "*":
+                    items.append(None)
+                    continue
+                a = cache.get(piece, False)
+                if a is False:
+                    a = cache[piece] = _fast_argument(piece)
+                if a is None:
+                    return None
+                items.append(a)
+        try:
+            arguments = build_arguments(items)
+        except SchemaError:
+            return None
+        returns = self._fast_returns(rets_s)
+        if returns is None:
+            return None
+        return FunctionSchema(name, arguments, returns)
+
+    def _fast_returns(self, text: str) -> tuple[Return, ...] | None:
+        if text == "()":
+            return ()
+        if text[0] == "(":
+            if text[-1] != ")":
+                return None
+            pieces = text[1:-1].split(", ")
+            if len(pieces) < 2:
+                return None
+        else:
+            pieces = [text]
+        cache = self._rets
+        out = []
+        for piece in pieces:
+            r = cache.get(piece, False)
+            if r is False:
+                r = cache[piece] = _fast_return(piece)
+            if r is None:
+                return None
+            out.append(r)
+        return tuple(out)
+
+
+def _fast_type(base: str, ann: str | None, suffixes: str) -> tuple[Type, Annotation | None] | None:
+    try:
+        t = apply_suffixes(base_type(base), suffixes)
+        annotation = None
+        if ann is not None:
+            if base != "Tensor" or suffixes not in ("", "?", "[]"):
+                return None
+            annotation = parse_annotation(ann)
+    except SchemaError:
+        return None
+    return t, annotation
+
+
+def _fast_argument(piece: str) -> Argument | None:
+    m = _ARG_RE.match(piece)
+    if m is None:
+        return None
+    base, ann, suffixes, name, default = m.groups()
+    if default is not None and (default.count("[") != default.count("]")
+                                or "(" in default or ")" in default):
+        return None
+    typed = _fast_type(base, ann, suffixes)
+    if typed is None:
+        return None
+    a = Argument(name, typed[0], default, typed[1])
+    return a if str(a) == piece else None
+
+
+def _fast_return(piece: str) -> Return | None:
+    m = _RET_RE.match(piece)
+    if m is None:
+        return None
+    base, ann, suffixes, name = m.groups()
+    typed = _fast_type(base, ann, suffixes)
+    if typed is None:
+        return None
+    r = Return(name, typed[0], typed[1])
+    return r if str(r) == piece else None
+

@@ -4,6 +4,9 @@ A type is a base type (`Tensor`, `int`, ...), an optional (`T?`), a list (`T[]`,
 `T[N]`) or a custom class (`__torch__.torch.classes.ns.Name`).  `str()` gives the
 canonical spelling back.  Alias annotations (`a`, `a!`, `a -> *`, `a! -> a|b`) are
 kept apart from the type, as in the schema text they sit right after `Tensor`.
+
+This module is the bottom of the model: it imports nothing else from it.  Types are
+parsed from text by `codegen.model.schema_parser.parse_type`.
 """
 
 from __future__ import annotations
@@ -40,16 +43,6 @@ class Type:
     """Base class of all schema types."""
 
     __slots__ = ()
-
-    @classmethod
-    def parse(cls, text: str) -> Type:
-        """A type such as `int[2]?`, in canonical spelling; SchemaError otherwise."""
-        from codegen.model.schema_parser import parse_type  # the scanner builds on this module
-
-        t = parse_type(text)
-        if str(t) != text:
-            raise SchemaError(f"`{text}` is not written in canonical form", 0, f"write it as: {t}")
-        return t
 
     def is_tensor_like(self) -> bool:
         """Tensor, Tensor?, Tensor[], Tensor?[] ..."""

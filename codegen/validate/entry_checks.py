@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from codegen.diagnostics import Diagnostics
 from codegen.model.dispatch import (
     COMPOSITE_EXPLICIT_NON_FUNCTIONAL,
@@ -12,8 +14,9 @@ from codegen.model.dispatch import (
 )
 from codegen.model.entry import FUNCTION, METHOD, NativeFunction, cpp_name
 from codegen.model.schema import OUT
-from codegen.validate.locate import at_func
-from codegen.validate.schema_checks import KIND_PHRASE
+from codegen.validate.locate import at_func, at_precomputed
+from codegen.validate.names import CPP_KEYWORDS
+from codegen.validate.schema_checks import KIND_PHRASE, type_problem
 
 NONDETERMINISTIC = "nondeterministic_seeded"
 
@@ -80,11 +83,7 @@ def check_entry(f: NativeFunction, valid_tags: frozenset[str] | None, diags: Dia
         if not f.structured:
             diags.error(src.key("precomputed"), "`precomputed` requires `structured: True`",
                         "add `structured: True` (on an out= function) or remove `precomputed`")
-        names = {a.name for a in func.arguments.flat_all}
-        for arg, _ in f.precomputed.replace:
-            if arg not in names:
-                diags.error(src.value("precomputed"), f"`precomputed` replaces `{arg}`, which is not an argument",
-                            "the name before `->` must be an argument of the function")
+        _check_precomputed(f, diags)
     if f.ufunc_inner_loop and not f.structured:
         diags.error(src.key("ufunc_inner_loop"), "`ufunc_inner_loop` requires `structured: True`",
                     "ufunc kernels are structured; add `structured: True` on the out= function")
@@ -111,6 +110,39 @@ def check_entry(f: NativeFunction, valid_tags: frozenset[str] | None, diags: Dia
     _check_dispatch(f, diags)
 
 
+def _check_precomputed(f: NativeFunction, diags: Diagnostics) -> None:
+    """impl() takes the arguments with replacements in place, the added values and the out
+    arguments: C++ needs their names distinct, and types it can spell."""
+    pre = f.precomputed
+    args = f.func.arguments.flat_all
+    names = {a.name for a in args}
+    replaced: set[str] = set()
+    for arg, _ in pre.replace:
+        if arg not in names:
+            diags.error(at_precomputed(f, arg), f"`precomputed` replaces `{arg}`, which is not an argument",
+                        "the name before `->` must be an argument of the function")
+        elif arg in replaced:
+            diags.error(at_precomputed(f, arg), f"`precomputed` replaces `{arg}` twice",
+                        f"list every value that replaces `{arg}` on one line: `{arg} -> Type a, Type b`")
+        replaced.add(arg)
+    # What impl() is passed, and what each name stands for.
+    taken = {a.name: f"argument `{a.name}`" for a in args if a.name not in replaced}
+    for arg, values in list(pre.replace) + [(None, pre.add)]:
+        for a in values:
+            at = at_precomputed(f, arg)
+            problem = type_problem(a.type)
+            if problem is not None:
+                diags.error(at, f"in `precomputed`: {problem[0]}", problem[1])
+            if a.name in CPP_KEYWORDS:
+                diags.error(at, f"precomputed value `{a.name}` is named with a C++ keyword",
+                            f"rename it (e.g. `{a.name}_`): the generated C++ would not compile")
+            if a.name in taken:
+                diags.error(at, f"precomputed value `{a.name}` has the name of {taken[a.name]}",
+                            "impl() receives both: give the precomputed value another name")
+                continue
+            taken[a.name] = "another precomputed value"
+
+
 def _looks_random(f: NativeFunction) -> bool:
     name = str(f.func.name)
     if "rand" in name:
@@ -119,10 +151,29 @@ def _looks_random(f: NativeFunction) -> bool:
     return dropout and "backward" not in name
 
 
+@functools.lru_cache(maxsize=None)  # a file has few distinct kernel namespaces and names
+def _kernel_name_problem(namespace: str, kernel: str) -> tuple[str, str] | None:
+    """(what is wrong, hint) if a kernel's C++ name or namespace cannot be one."""
+    parts = namespace.split("::") + [kernel]
+    keywords = [p for p in parts if p in CPP_KEYWORDS]
+    if keywords:
+        return (f"has the C++ keyword `{keywords[0]}` in its name",
+                "rename the kernel (or its namespace): it is a C++ function")
+    if parts[0] == "std":
+        return ("is in namespace `std`, which C++ reserves",
+                "put the kernel in a namespace of your own, e.g. `my_ops::kernel`")
+    return None
+
+
 def _check_dispatch(f: NativeFunction, diags: Diagnostics) -> None:
     src = f.source
     func = f.func
     written = f.written_dispatch
+    for key in written:
+        m = f.dispatch.get(key)
+        problem = None if m is None else _kernel_name_problem(m.cpp_namespace, m.kernel)
+        if problem is not None:
+            diags.error(src.dispatch_key(key), f"the {key} kernel {problem[0]}", problem[1])
     expected = cpp_name(func)
     if written == (COMPOSITE_IMPLICIT,):
         kernel = f.dispatch[COMPOSITE_IMPLICIT].kernel

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
-
-from codegen.diagnostics import Diagnostics
-from codegen.model.autogen import COMPOSITE_IMPLICIT_SKIP, ONLY_OUT, base_variant, can_get_out_variant, skip_reason
+from codegen.diagnostics import Diagnostics, NearMatches
+from codegen.model.autogen import COMPOSITE_IMPLICIT_SKIP, ONLY_OUT, base_variant, out_variant_problem, skip_reason
 from codegen.model.entry import INPLACE_VIEWS_TREATED_AS_INPLACE, SET_, NativeFunction
 from codegen.model.groups import NativeFunctionsGroup, PreGroup
 from codegen.model.schema import FUNCTIONAL, OUT
-from codegen.validate.locate import at_func
-from codegen.validate.names import UNPAIRED_OUT_EXEMPT
+from codegen.validate.locate import at_arg_named, at_func
+from codegen.validate.names import GROUPED_AS_IF_DEFAULTED, UNPAIRED_OUT_EXEMPT
 
 INPLACE_VIEW = "inplace_view"
 
@@ -41,6 +39,7 @@ def check_file(functions: list[NativeFunction], pre_groups: list[PreGroup],
     _check_delegates(functions, by_name, group_of, unparsed, diags)
     _check_groups(pre_groups, groups, diags)
     _check_autogen(pre_groups, by_name, diags)
+    _check_generated_names(functions, diags)
     _check_inplace_views(functions, diags)
 
 
@@ -63,7 +62,13 @@ def remove_duplicates(functions: list[NativeFunction], diags: Diagnostics) -> li
     return unique
 
 
+def _operator_of(name: str) -> str:
+    """`add` of `add.Tensor`."""
+    return name.split(".", 1)[0]
+
+
 def _check_delegates(functions, by_name, group_of, unparsed, diags: Diagnostics) -> None:
+    names: dict[str, NearMatches] = {}  # namespace -> its operators
     for f in functions:
         d = f.structured_delegate
         if d is None:
@@ -73,10 +78,13 @@ def _check_delegates(functions, by_name, group_of, unparsed, diags: Diagnostics)
         if target is None and (d.unqualified() in unparsed or f"{f.namespace}::{d}" in unparsed):
             continue  # its own mistake is reported already
         if target is None:
-            same_base = [k for (ns, k) in by_name if ns == f.namespace and k.split(".")[0] == str(d.name)]
-            close = difflib.get_close_matches(d.unqualified(), same_base or [k for _, k in by_name], n=1)
+            near = names.get(f.namespace)
+            if near is None:  # only a file with a wrong delegate pays for the index
+                near = names[f.namespace] = NearMatches((k for ns, k in by_name if ns == f.namespace),
+                                                        group=_operator_of)
+            close = near.closest(d.unqualified())
             diags.error(at, f"`structured_delegate` names `{d}`, which is not declared",
-                        f"did you mean `{close[0]}`?" if close else "name the structured out= variant, e.g. `foo.out`")
+                        f"did you mean `{close}`?" if close else "name the structured out= variant, e.g. `foo.out`")
             continue
         if not target.structured:
             diags.error(at, f"`structured_delegate` names `{d}`, which is not structured",
@@ -118,6 +126,7 @@ def _check_groups(pre_groups: list[PreGroup], groups: list[NativeFunctionsGroup]
                             f"declare `{f.func.name.name}(...)` with the same arguments and "
                             f"`structured_delegate: {f.func.name.unqualified()}`")
     for g in groups:
+        _check_group_defaults(g, diags)
         if not g.structured:
             continue
         for role, f in g.members():
@@ -127,6 +136,45 @@ def _check_groups(pre_groups: list[PreGroup], groups: list[NativeFunctionsGroup]
                             "not delegate to it",
                             f"add `structured_delegate: {g.out.func.name.unqualified()}`" if not f.generated
                             else "write this variant in the file with `structured_delegate:`")
+
+
+def _signature_defaults(f: NativeFunction) -> dict[str, str | None]:
+    """The defaults of the arguments that group variants share (not out, not tensor options)."""
+    args = f.func.arguments
+    defaults = {a.name: a.default for a in args.positional + args.non_tensor_options_kwarg_only}
+    if f.namespace == "aten":
+        for (op, arg), default in GROUPED_AS_IF_DEFAULTED.items():
+            if op == f.func.name.unqualified() and arg in defaults:
+                defaults[arg] = default
+    return defaults
+
+
+def _default_texts(f: NativeFunction) -> tuple[str | None, ...]:
+    args = f.func.arguments
+    return tuple([a.default for a in args.positional] + [a.default for a in args.non_tensor_options_kwarg_only])
+
+
+def _check_group_defaults(g: NativeFunctionsGroup, diags: Diagnostics) -> None:
+    """The variants of an operator take the same arguments, defaults included (torchgen
+    groups only variants whose signatures, defaults and all, are equal)."""
+    members = g.members()
+    if len({_default_texts(f) for _, f in members}) == 1:
+        return  # the common case: one set of defaults
+    want = _signature_defaults(g.functional)
+    for role, f in members:
+        if role == FUNCTIONAL:
+            continue
+        for name, default in _signature_defaults(f).items():
+            if default == want.get(name, default):
+                continue
+            other = g.functional
+            shown = [f"default `{x}`" if x is not None else "no default" for x in (default, want[name])]
+            where = at_arg_named(f, name, "default" if default is not None else "name")
+            if f.generated:
+                where = at_arg_named(other, name, "default" if want[name] is not None else "name")
+            diags.error(where, f"argument `{name}` has {shown[0]} in `{f.func.name}` but {shown[1]} in "
+                        f"`{other.func.name}` (line {_line(other)})",
+                        "the variants of one operator must have the same defaults; make them equal")
 
 
 def _check_autogen(pre_groups: list[PreGroup], by_name, diags: Diagnostics) -> None:
@@ -162,8 +210,8 @@ def _check_autogen(pre_groups: list[PreGroup], by_name, diags: Diagnostics) -> N
                               "is CompositeImplicitAutograd (it decomposes)",
                               f"remove `{name}` from `autogen:`, or give the operator a non-implicit kernel")
                 continue
-            if reason is None and not can_get_out_variant(base_variant(_without_generated(d))):
-                reason = "it returns no tensor to write into an out= argument"
+            if reason is None:
+                reason = out_variant_problem(base_variant(_without_generated(d)))
             diags.error(at, f"`autogen` lists `{name}`, which is not generated",
                         want or (f"remove it: autogen makes no variant because {reason}" if reason else
                                  "autogen makes an out= variant when `autogen:` names one, and a functional "
@@ -174,6 +222,21 @@ def _check_autogen(pre_groups: list[PreGroup], by_name, diags: Diagnostics) -> N
             at = base.source.value("autogen") if "autogen" in base.source.fields else base.source.value("func")
             diags.error(at, "autogen generates " + ", ".join(f"`{n}`" for n in missing)
                         + ", which `autogen:` does not list", want)
+
+
+def _check_generated_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
+    """A variant autogen makes adds arguments (`out`, `out0`...) and returns (`NAME_out`);
+    they must not take a name the operator already uses."""
+    for f in functions:
+        if not f.generated:
+            continue
+        for names, what in (([a.name for a in f.func.arguments.flat_all], "argument"),
+                            ([r.name for r in f.func.returns if r.name is not None], "return")):
+            if len(set(names)) == len(names):
+                continue
+            twice = sorted({n for n in names if names.count(n) > 1})[0]
+            diags.error(at_func(f), f"autogen would make `{f.func}`, with two {what}s named `{twice}`",
+                        f"rename the {what} `{twice}`: the generated variant adds one of that name")
 
 
 def _without_generated(d: dict[str, NativeFunction]) -> dict[str, NativeFunction]:

@@ -10,6 +10,7 @@ from codegen.diagnostics import Position
 from codegen.model.entry import NativeFunction
 from codegen.model.schema_parser import SchemaSpans, parse_schema_with_spans
 from codegen.model.types import SchemaError
+from codegen.yaml_loader import SequenceNode, is_str, position
 
 
 def _spans(f: NativeFunction) -> SchemaSpans | None:
@@ -58,3 +59,16 @@ def at_returns(f: NativeFunction) -> Position:
     if spans is None:
         return at_func(f)
     return f.source.in_value("func", spans.returns_start)
+
+
+def at_precomputed(f: NativeFunction, replaced: str | None) -> Position:
+    """The `precomputed:` line that replaces argument `replaced`, or (None) the line that adds values."""
+    pair = f.source.fields.get("precomputed")
+    if pair is not None and isinstance(pair[1], SequenceNode):
+        for node in pair[1].value:
+            if not is_str(node):
+                continue
+            arg, arrow, _ = node.value.partition("->")
+            if (arg.strip() == replaced) if arrow else replaced is None:
+                return position(node, f.source.path)
+    return f.source.value("precomputed")

@@ -34,3 +34,8 @@ UNPAIRED_OUT_EXEMPT = frozenset({
     "_slow_conv2d_backward.grad_input",
 })
 
+# aten functions whose signature torchgen reads with a default they lack, so that they
+# group with their variants (torchgen's Note [bernoulli.p schema]).
+GROUPED_AS_IF_DEFAULTED = {
+    ("bernoulli.p", "p"): "0.5",
+}

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from codegen.diagnostics import Diagnostics
 from codegen.model.defaults import default_problem
 from codegen.model.entry import NativeFunction
 from codegen.model.schema import FUNCTIONAL, SCRATCH_PREFIX, TENSOR_OPTIONS, is_tensor_option
-from codegen.model.types import TENSOR
+from codegen.model.types import TENSOR, BaseType, CustomClassType, ListType, OptionalType, Type
 from codegen.validate.locate import at_arg, at_func, at_return, at_returns
 from codegen.validate.names import CPP_KEYWORDS, PYTHON_KEYWORDS, PYTHON_KEYWORD_EXEMPT
 
@@ -27,7 +28,13 @@ def check_schema(f: NativeFunction, diags: Diagnostics) -> None:
         return at_arg(f, next(i for i, b in enumerate(flat) if b is a))
 
     _check_names(f, diags)
+    _check_returns(f, diags)
     for i, a in enumerate(flat):
+        t = a.type
+        problem = _GRAPH_MODULE if t.__class__ is BaseType and t.name == "GraphModule" else (
+            None if t.__class__ is BaseType else type_problem(t))
+        if problem is not None:
+            diags.error(at_arg(f, i), problem[0] + f" (argument `{a.name}`)", problem[1])
         if a.default is not None:
             problem = default_problem(a.type, a.default)
             if problem is not None:
@@ -125,6 +132,9 @@ def check_schema(f: NativeFunction, diags: Diagnostics) -> None:
 
 def _check_names(f: NativeFunction, diags: Diagnostics) -> None:
     func = f.func
+    if str(func.name.name) in CPP_KEYWORDS:
+        diags.error(at_func(f), f"operator name `{func.name.name}` is a C++ keyword",
+                    "rename the operator: its C++ functions are named after it")
     seen: dict[str, int] = {}
     for i, a in enumerate(func.arguments.flat_all):
         if a.name in seen:
@@ -142,3 +152,60 @@ def _check_names(f: NativeFunction, diags: Diagnostics) -> None:
         if r.name is not None and (r.name in CPP_KEYWORDS or r.name in PYTHON_KEYWORDS):
             diags.error(at_return(f, i), f"return name `{r.name}` is a reserved word",
                         "rename it; return names become C++ and Python identifiers")
+
+
+# The C++ side: a type is supported when torchgen maps it to C++ (torchgen/api/cpp.py)
+# and the runtime has it; anything else would only fail once the generated code is built.
+
+@functools.lru_cache(maxsize=None)  # types are few, and shared by many arguments
+def type_problem(t: Type) -> tuple[str, str] | None:
+    """(what is wrong, hint) if the type `t` has no C++ type in any position."""
+    inner = t
+    while isinstance(inner, (OptionalType, ListType)):
+        inner = inner.elem
+    if isinstance(inner, CustomClassType):
+        return (f"`{t}` has no C++ type: structured_ops does not support custom classes "
+                "(`__torch__.torch.classes.*`)", "pass what the object holds as tensors and scalars instead")
+    if isinstance(inner, BaseType) and inner.name == "GraphModule":
+        return (f"`{t}` has no C++ type: the structured_ops runtime has no graph modules",
+                "remove it, or pass what the kernel needs as tensors and scalars")
+    return None
+
+
+_GRAPH_MODULE = type_problem(BaseType("GraphModule"))
+
+
+def _is_value_type(t: Type) -> bool:
+    """Passed and returned by value (torchgen's valuetype_type): neither Tensor nor Scalar."""
+    if isinstance(t, BaseType):
+        return t.name not in ("Tensor", "Scalar")
+    if isinstance(t, OptionalType):
+        return _is_value_type(t.elem)
+    return isinstance(t, ListType) and t.elem == BaseType("bool") and t.size is not None
+
+
+@functools.lru_cache(maxsize=None)
+def return_type_problem(t: Type, written: bool) -> tuple[str, str] | None:
+    """(what is wrong, hint) if `t` cannot be a return type (torchgen's returntype_type)."""
+    if _is_value_type(t) or (isinstance(t, BaseType) and t.name in ("Tensor", "Scalar")):
+        return None
+    if isinstance(t, ListType):
+        if written:
+            return ("a function cannot return a written (`!`) list",
+                    "return `()`: the caller already holds the list it passed in")
+        if t.size is not None:
+            return (f"a fixed-size list (`{t}`) cannot be returned", f"return `{t.elem}[]`")
+        return return_type_problem(t.elem, False)
+    if isinstance(t, OptionalType) and t.elem != TENSOR:
+        return (f"`{t}` cannot be returned: the only optional returns are `Tensor?` and optional "
+                "numbers, booleans, strings and enums", f"return `{t.elem}` (or `Tensor?`)")
+    return None
+
+
+def _check_returns(f: NativeFunction, diags: Diagnostics) -> None:
+    for i, r in enumerate(f.func.returns):
+        if r.type.__class__ is BaseType and r.type.name != "GraphModule":
+            continue  # the common case, always fine
+        problem = type_problem(r.type) or return_type_problem(r.type, r.is_write)
+        if problem is not None:
+            diags.error(at_return(f, i), problem[0], problem[1])

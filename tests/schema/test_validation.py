@@ -498,6 +498,127 @@ func: f(Tensor self) -> Tensor
 ''',
          (1, 9, 'warning', '`random_thing` looks random but lacks the `nondeterministic_seeded` tag'),
          ),
+    case('autogen_inplace_without_self', '''\
+- func: foo_(Tensor(a!) x) -> Tensor(a!)
+  autogen: foo.out
+  dispatch:
+    CPU: foo_
+''',
+         (1, 9, 'error', 'inplace operator `foo_` has no written `self` argument'),
+         (1, 14, 'error', 'out argument `x` must be keyword-only'),
+         (2, 12, 'error', '`autogen` lists `foo.out`, which is not generated'),
+         ),
+    case('autogen_adds_an_argument_of_a_taken_name', '''\
+- func: foo_(Tensor(a!) self, Tensor out) -> Tensor(a!)
+  autogen: foo, foo.out
+  dispatch:
+    CPU: foo_
+''',
+         (2, 12, 'error', 'autogen would make `foo.out(Tensor self, Tensor out, *, Tensor(a!) out) -> Tensor(a!)`, with two arguments named `out`'),
+         ),
+    case('group_defaults_differ', '''\
+- func: f(Tensor self, int dim=1) -> Tensor
+  dispatch:
+    CPU: f
+- func: f.out(Tensor self, int dim=2, *, Tensor(a!) out) -> Tensor(a!)
+  dispatch:
+    CPU: f_out
+''',
+         (4, 36, 'error', 'argument `dim` has default `2` in `f.out` but default `1` in `f` (line 1)'),
+         ),
+    case('group_default_missing', '''\
+- func: f_(Tensor(a!) self, int dim) -> Tensor(a!)
+  dispatch:
+    CPU: f_
+- func: f(Tensor self, int dim=0) -> Tensor
+  dispatch:
+    CPU: f
+- func: f.out(Tensor self, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
+  dispatch:
+    CPU: f_out
+''',
+         (1, 33, 'error', 'argument `dim` has no default in `f_` but default `0` in `f` (line 4)'),
+         ),
+    case('empty_func', '''\
+- func:
+  dispatch:
+    CPU: f
+''',
+         (1, 8, 'error', '`func:` has no value'),
+         ),
+    case('precomputed_named_like_an_argument', '''\
+- func: f(Tensor self, int dim, bool flag) -> Tensor
+  structured_delegate: f.out
+- func: f.out(Tensor self, int dim, bool flag, *, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  dispatch:
+    CPU: f_out
+  precomputed:
+  - dim -> int dim, bool flag
+  - int out, bool extra, int extra
+''',
+         (8, 5, 'error', 'precomputed value `flag` has the name of argument `flag`'),
+         (9, 5, 'error', 'precomputed value `extra` has the name of another precomputed value'),
+         (9, 5, 'error', 'precomputed value `out` has the name of argument `out`'),
+         ),
+    case('precomputed_replaces_twice', '''\
+- func: f(Tensor self, int dim) -> Tensor
+  structured_delegate: f.out
+- func: f.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  dispatch:
+    CPU: f_out
+  precomputed:
+  - dim -> int a
+  - dim -> int b, GraphModule g, int class
+''',
+         (8, 5, 'error', '`precomputed` replaces `dim` twice'),
+         (8, 5, 'error', 'in `precomputed`: `GraphModule` has no C++ type: the structured_ops runtime has no graph modules'),
+         (8, 5, 'error', 'precomputed value `class` is named with a C++ keyword'),
+         ),
+    case('device_default', '''\
+- func: f(Tensor self, Device d="gpu", Device? e="cuda:0", Device? g='cuda:99999') -> Tensor
+''',
+         (1, 33, 'error', 'default `"gpu"` is not valid for type `Device` (argument `d`)'),
+         (1, 70, 'error', "default `'cuda:99999'` is not valid for type `Device?` (argument `g`)"),
+         ),
+    case('unsupported_types', '''\
+- func: f(Tensor self, GraphModule g, __torch__.torch.classes.ns.K? k) -> Tensor
+''',
+         (1, 24, 'error', '`GraphModule` has no C++ type: the structured_ops runtime has no graph modules (argument `g`)'),
+         (1, 39, 'error', '`__torch__.torch.classes.ns.K?` has no C++ type: structured_ops does not support custom classes (`__torch__.torch.classes.*`) (argument `k`)'),
+         ),
+    case('unsupported_returns', '''\
+- func: f(Tensor self) -> (Scalar?, int[2], Tensor[]?, Scalar?[])
+- func: g_(Tensor(a!)[] self) -> Tensor(a!)[]
+''',
+         (1, 28, 'error', '`Scalar?` cannot be returned: the only optional returns are `Tensor?` and optional numbers, booleans, strings and enums'),
+         (1, 37, 'error', 'a fixed-size list (`int[2]`) cannot be returned'),
+         (1, 45, 'error', '`Tensor[]?` cannot be returned: the only optional returns are `Tensor?` and optional numbers, booleans, strings and enums'),
+         (1, 56, 'error', '`Scalar?` cannot be returned: the only optional returns are `Tensor?` and optional numbers, booleans, strings and enums'),
+         (2, 34, 'error', 'a function cannot return a written (`!`) list'),
+         (2, 34, 'error', 'inplace operator `g_` with a `Tensor[]` self must return `()`'),
+         ),
+    case('cpp_keyword_names', '''\
+- func: bitand(Tensor self) -> Tensor
+  dispatch:
+    CPU: k
+- func: f(Tensor self) -> Tensor
+  dispatch:
+    CPU: void
+    CUDA: my::int::f_cuda
+- func: g(Tensor self) -> Tensor
+  dispatch:
+    CPU: std::g_cpu
+''',
+         (1, 9, 'error', 'operator name `bitand` is a C++ keyword'),
+         (6, 5, 'error', 'the CPU kernel has the C++ keyword `void` in its name'),
+         (7, 5, 'error', 'the CUDA kernel has the C++ keyword `int` in its name'),
+         (10, 5, 'error', 'the CPU kernel is in namespace `std`, which C++ reserves'),
+         ),
+    case('control_character', '- func: f(Tensor self) -> Tensor\n  tags: [a\x01]\n',
+         (2, 11, 'error', 'invalid YAML: the character U+0001 is not allowed'),
+         ),
     case('empty_value', '''\
 - func: f(Tensor self) -> Tensor
   dispatch:
@@ -586,3 +707,45 @@ def test_a_broken_schema_does_not_cascade(tmp_path):
 def test_an_identical_copy_is_reported_once(tmp_path):
     diags = diagnose(tmp_path, "- func: f.a(Tensor self) -> Tensor\n- func: f.a(Tensor self) -> Tensor\n")
     assert [(d.line, d.message) for d in diags] == [(2, "overload `f.a` is declared twice (first on line 1)")]
+
+
+@pytest.mark.parametrize("text", [
+    "- func: f(Tensor self) -> Tensor\n  tags: " + "[" * 25000 + "\n",
+    "- func: f(Tensor self) -> Tensor\n  dispatch: " + "{a: " * 25000 + "\n",
+    "- " * 25000 + "x\n",
+    "- func: f(Tensor self) -> Tensor\n  dispatch:\n" + "".join(" " * (4 + i) + f"k{i}:\n" for i in range(1500)),
+], ids=["flow_lists", "flow_mappings", "compact_sequences", "indentation"])
+def test_deep_nesting_is_an_error_not_a_crash(tmp_path, text):
+    # PyYAML's C composer recurses once per level: 25,000 levels used to overflow the stack.
+    (d,) = diagnose(tmp_path, text)
+    assert d.message == "the YAML nests lists and mappings more than 1000 levels deep" and d.hint
+    assert d.line <= 1002 and d.column >= 1
+
+
+def test_nesting_a_little_deep_gets_the_usual_errors(tmp_path):
+    diags = diagnose(tmp_path, "- func: f(Tensor self) -> Tensor\n  tags: " + "[" * 40 + "]" * 40 + "\n")
+    assert [d.message for d in diags] == ["`tags` must be a list of strings, not a list"]
+
+
+def test_did_you_mean_finds_a_name_among_thousands(tmp_path):
+    ops = "".join(f"- func: op{i}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+                  f"  dispatch:\n    CPU: op{i}_out\n- func: op{i}(Tensor self) -> Tensor\n"
+                  f"  structured_delegate: op{i}.out\n" for i in range(3000))
+    typos = ("- func: aaa(Tensor self) -> Tensor\n  structured_delegate: op1234.otu\n"  # same operator
+             "- func: bbb(Tensor self) -> Tensor\n  structured_delegate: oq2345.out\n"  # one edit away
+             "- func: ccc(Tensor self) -> Tensor\n  structured_delegate: zzzzzz.zzz\n")  # nothing close
+    diags = [d for d in diagnose(tmp_path, ops + typos) if "structured_delegate" in d.message]
+    assert [d.hint for d in diags] == ["did you mean `op1234.out`?", "did you mean `op2345.out`?",
+                                      "name the structured out= variant, e.g. `foo.out`"]
+
+
+def test_did_you_mean_among_many_tags(tmp_path):
+    tags = tmp_path / "tags.yaml"
+    tags.write_text("".join(f"- tag: tag_number_{i}\n  desc: Tag {i}.\n" for i in range(5000)))
+    path = tmp_path / "native_functions.yaml"
+    path.write_text("- func: f(Tensor self) -> Tensor\n  tags: [tag_numbre_4321, nothing_like_it]\n")
+    diags = load_native_yaml(str(path), str(tags)).diagnostics.sorted()
+    assert [d.hint for d in diags] == [
+        "did you mean `tag_number_4321`?",
+        "valid tags (from tags.yaml): " + ", ".join(f"`{t}`" for t in sorted(f"tag_number_{i}" for i in range(5000))[:20])
+        + ", ... (4980 more)"]
