@@ -59,11 +59,19 @@ def _check_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
             diags.error(at_func(f), f"the operator name `{name}` is a name the generated C++ needs "
                         "(a type, a namespace or a macro)", "rename the operator")
         for a in f.func.arguments.flat_all:
-            if (a.name in RESERVED_ARGUMENT_NAMES or a.name.startswith("wrapper_")
-                    or a.name.startswith(RUNTIME_MACRO_PREFIX)):
+            if _reserved_argument_name(a.name):
                 diags.error(at_arg_named(f, a.name, "name"),
                             f"the argument name `{a.name}` is a name the generated C++ uses "
                             "(a type or a macro)", "rename the argument")
+        for a in f.precomputed.arguments if f.precomputed is not None else ():
+            if _reserved_argument_name(a.name):
+                diags.error(f.source.value("precomputed"),
+                            f"the precomputed value `{a.name}` has a name the generated C++ uses "
+                            "(a type or a macro)", "rename the value")
+
+
+def _reserved_argument_name(name: str) -> bool:
+    return name in RESERVED_ARGUMENT_NAMES or name.startswith(("wrapper_", RUNTIME_MACRO_PREFIX))
 
 
 _INT_RANGES = {"int": (-2**63, 2**63 - 1), "SymInt": (-2**63, 2**63 - 1), "Scalar": (-2**63, 2**63 - 1),

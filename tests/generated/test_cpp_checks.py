@@ -23,6 +23,16 @@ CASES = {
     "operator_named_like_a_macro_of_the_runtime": (
         "- func: custom::SOPS_META_FUNC.Tensor(Tensor self) -> Tensor\n",
         "1:9", "the operator name `SOPS_META_FUNC` is a name the generated C++ needs"),
+    "precomputed_value_named_like_a_type": (
+        "- func: a.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)\n"
+        "  structured: True\n"
+        "  precomputed:\n"
+        "  - dim -> int Scalar\n"
+        "  dispatch:\n"
+        "    CPU: a_out\n"
+        "- func: a(Tensor self, int dim) -> Tensor\n"
+        "  structured_delegate: a.out\n",
+        "4:3", "the precomputed value `Scalar` has a name the generated C++ uses"),
     "operator_named_like_a_namespace_of_the_library": (
         "- func: native(Tensor self) -> Tensor\n",
         "1:9", "the operator name `native` is a name the generated C++ needs"),
