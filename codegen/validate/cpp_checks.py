@@ -30,6 +30,8 @@ _MACROS = frozenset(("NULL", "EOF", "errno", "assert", "linux", "unix", "i386"))
 # are safe: the generated code only names them before `::`, where C++ looks for
 # namespaces and types only; local variables take names no argument has).
 RESERVED_ARGUMENT_NAMES = frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t"}
+# Names a kernel would hide from the other declarations of its namespace.
+RESERVED_KERNEL_NAMES = frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t"}
 # Names an operator's C++ functions cannot take in the library's namespace: the types,
 # the namespaces of meta structs, kernels and static entry points, Operators.h's names.
 RESERVED_OPERATOR_NAMES = (frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t", "meta", "native", "cpu", "cuda"}
@@ -63,6 +65,13 @@ def _check_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
                 diags.error(at_arg_named(f, a.name, "name"),
                             f"the argument name `{a.name}` is a name the generated C++ uses "
                             "(a type or a macro)", "rename the argument")
+        for key, m in sorted(f.dispatch.items()):
+            if key not in f.written_dispatch:  # a default kernel is named after the operator
+                continue
+            if m.kernel in RESERVED_KERNEL_NAMES or m.kernel.startswith(RUNTIME_MACRO_PREFIX):
+                diags.error(f.source.dispatch_key(key),
+                            f"the kernel name `{m.kernel}` is a name the generated C++ uses "
+                            "(a type or a macro)", "rename the kernel")
         for a in f.precomputed.arguments if f.precomputed is not None else ():
             if _reserved_argument_name(a.name):
                 diags.error(f.source.value("precomputed"),

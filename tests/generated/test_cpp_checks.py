@@ -33,6 +33,11 @@ CASES = {
         "- func: a(Tensor self, int dim) -> Tensor\n"
         "  structured_delegate: a.out\n",
         "4:3", "the precomputed value `Scalar` has a name the generated C++ uses"),
+    "kernel_named_like_a_type": (
+        "- func: pick(Tensor self) -> Tensor\n"
+        "  dispatch:\n"
+        "    CPU: ArrayRef\n",
+        "3:5", "the kernel name `ArrayRef` is a name the generated C++ uses"),
     "operator_named_like_a_namespace_of_the_library": (
         "- func: native(Tensor self) -> Tensor\n",
         "1:9", "the operator name `native` is a name the generated C++ needs"),
