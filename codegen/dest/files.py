@@ -8,7 +8,6 @@ The list of files lives once, in codegen/outputs.bzl (the Starlark rule loads it
 from __future__ import annotations
 
 import ast
-import dataclasses
 import functools
 import os
 from dataclasses import dataclass
@@ -171,7 +170,8 @@ def _cpp_function_entries(f) -> tuple[FunctionEntry, ...]:
 
 def _static_entries(w) -> list[FunctionEntry]:
     """The static entry points of a wrapper: its operator's C++ functions, calling it."""
-    return [dataclasses.replace(e, wrapper=w.name) for e in _cpp_function_entries(w.function)]
+    return [FunctionEntry(e.ret, e.name, e.params, e.params_no_defaults, e.args, e.op, e.signature, e.handle, w.name)
+            for e in _cpp_function_entries(w.function)]
 
 
 def functions_context(lib: Library, out: OutputFile) -> dict:

@@ -20,6 +20,7 @@ have no tensors to serve and get no wrapper.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 
@@ -131,8 +132,15 @@ class Locals:
 
     @staticmethod
     def of(f: NativeFunction, taken: set[str] | None = None) -> Locals:
-        taken = {a.name for a in f.func.arguments.flat_all} | (taken or set())
+        if taken is None:
+            return _locals_of(f)
+        taken = {a.name for a in f.func.arguments.flat_all} | taken
         return Locals(*(fresh(name, taken) for name in ("op", "result", "device_guard")))
+
+
+@functools.lru_cache(maxsize=None)
+def _locals_of(f: NativeFunction) -> Locals:
+    return Locals.of(f, set())
 
 
 def fresh(name: str, taken: set[str]) -> str:
@@ -215,11 +223,17 @@ class Library:
         return shard
 
     def wrappers_for(self, keys: tuple[str, ...], shard: int) -> list[Wrapper]:
-        return [w for w in self.wrappers if w.key in keys and self.shard_of(w) == shard]
+        if self._by_key_and_shard is None:  # once the wrappers are all there
+            self._by_key_and_shard = {}
+            for w in self.wrappers:
+                self._by_key_and_shard.setdefault((w.key, self.shard_of(w)), []).append(w)
+        found = [w for k in keys for w in self._by_key_and_shard.get((k, shard), ())]
+        return found if len(keys) == 1 else sorted(found, key=lambda w: (w.op, w.key))
 
     def __post_init__(self) -> None:
         self._group_of = {id(f): g for g in self.groups for f in g.functions()}
         self._shard_of_key: dict[str, int] = {}
+        self._by_key_and_shard: dict[tuple[str, int], list[Wrapper]] | None = None
 
 
 def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:

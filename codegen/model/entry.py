@@ -9,6 +9,7 @@ the source of the entry that asked for them.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from codegen.diagnostics import Position
@@ -150,7 +151,7 @@ class NativeFunction:
     def name(self) -> OperatorName:
         return self.func.name
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         """The function's key in outputs: `name.overload`, namespaced unless aten."""
         return self.func.name.display()
