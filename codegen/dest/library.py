@@ -392,7 +392,6 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
                 key: str, impl: str | None) -> Wrapper:
     meta_struct = f"::{lib_namespace}::meta::{structured.meta_name(g)}"
     parent = impl or meta_struct
-    owner = impl.rsplit("::", 1)[1] if impl else structured.meta_name(g)
     out_args = g.out.func.arguments.out
     if role == INPLACE:
         outputs = [a.name for a in f.func.arguments.flat_all if a.is_write]
@@ -415,7 +414,8 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
         redispatch = Call(_api(lib_namespace, out_fn), translate([*bindings, *held], out_fn.bindings))
     body = StructuredWrapper(
         function=f, role=role, key=key, name=_wrapper_name(key, f),
-        class_name=f"{owner}_{key}_{role}", parent=parent, outputs=outputs,
+        # One final class per wrapper, named after it: unique as the wrappers are.
+        class_name=f"structured_{f.func.name.unambiguous_name()}_{key}", parent=parent, outputs=outputs,
         n_returns=len(f.func.returns), meta_args=meta_args, impl_args=impl_args,
         redispatch=redispatch)
     return _wrapper(body, f, key, var)

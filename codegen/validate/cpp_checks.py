@@ -30,6 +30,33 @@ _MACROS = frozenset(("NULL", "EOF", "errno", "assert", "linux", "unix", "i386"))
 # are safe: the generated code only names them before `::`, where C++ looks for
 # namespaces and types only; local variables take names no argument has).
 RESERVED_ARGUMENT_NAMES = frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t"}
+# Functions of the C standard library (C17), which the runtime's headers declare in the
+# global namespace: a kernel namespace `printf::` would clash with them.
+C_LIBRARY_FUNCTIONS = frozenset("""
+abort abs acos acosh asctime asin asinh atan atan2 atanh atexit atof atoi atol atoll
+at_quick_exit bsearch btowc calloc cbrt ceil clearerr clock copysign cos cosh ctime difftime
+div erf erfc exit exp exp2 expm1 fabs fclose fdim feof ferror fflush fgetc fgetpos fgets
+fgetwc fgetws floor fma fmax fmin fmod fopen fprintf fputc fputs fputwc fputws fread free
+freopen frexp fscanf fseek fsetpos ftell fwide fwprintf fwrite fwscanf getc getchar getenv
+gets getwc getwchar gmtime hypot ilogb isalnum isalpha isblank iscntrl isdigit isgraph
+islower isprint ispunct isspace isupper iswalnum iswalpha iswblank iswcntrl iswctype
+iswdigit iswgraph iswlower iswprint iswpunct iswspace iswupper iswxdigit isxdigit labs
+ldexp ldiv lgamma llabs lldiv llrint llround localeconv localtime log log10 log1p log2
+logb longjmp lrint lround malloc mblen mbrlen mbrtowc mbsinit mbsrtowcs mbstowcs mbtowc
+memchr memcmp memcpy memmove memset mktime modf nan nearbyint nextafter nexttoward perror
+pow printf putc putchar puts putwc putwchar qsort quick_exit raise rand realloc remainder
+remove remquo rename rewind rint round scalbln scalbn scanf setbuf setjmp setlocale
+setvbuf signal sin sinh snprintf sprintf sqrt srand sscanf strcat strchr strcmp strcoll
+strcpy strcspn strerror strftime strlen strncat strncmp strncpy strpbrk strrchr strspn
+strstr strtod strtof strtok strtol strtold strtoll strtoul strtoull strxfrm swprintf
+swscanf system tan tanh tgamma time tmpfile tmpnam tolower toupper towctrans towlower
+towupper trunc ungetc ungetwc vfprintf vfscanf vfwprintf vfwscanf vprintf vscanf
+vsnprintf vsprintf vsscanf vswprintf vswscanf vwprintf vwscanf wcrtomb wcscat wcschr
+wcscmp wcscoll wcscpy wcscspn wcsftime wcslen wcsncat wcsncmp wcsncpy wcspbrk wcsrchr
+wcsrtombs wcsspn wcsstr wcstod wcstof wcstok wcstol wcstold wcstoll wcstombs wcstoul
+wcstoull wcsxfrm wctob wctomb wctrans wctype wmemchr wmemcmp wmemcpy wmemmove wmemset
+wprintf wscanf
+""".split())
 # Names a kernel would hide from the other declarations of its namespace.
 RESERVED_KERNEL_NAMES = frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t"}
 # Names an operator's C++ functions cannot take in the library's namespace: the types,
@@ -72,6 +99,11 @@ def _check_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
                 diags.error(f.source.dispatch_key(key),
                             f"the kernel name `{m.kernel}` is a name the generated C++ uses "
                             "(a type or a macro)", "rename the kernel")
+            outer = m.cpp_namespace.split("::")[0]
+            if m.cpp_namespace != DEFAULT_KERNEL_NAMESPACE and outer in C_LIBRARY_FUNCTIONS:
+                diags.error(f.source.dispatch_key(key),
+                            f"the kernel namespace `{outer}` is the name of a C library function, "
+                            "which C++ declares in the global namespace", "choose another namespace")
         for a in f.precomputed.arguments if f.precomputed is not None else ():
             if _reserved_argument_name(a.name):
                 diags.error(f.source.value("precomputed"),

@@ -10,6 +10,7 @@ from codegen.model.dispatch import (
     COMPOSITE_IMPLICIT,
     COMPOSITE_IMPLICIT_NESTED,
     COMPOSITE_KEYS,
+    DEFAULT_KERNEL_NAMESPACE,
     STRUCTURED_KEYS,
 )
 from codegen.model.entry import FUNCTION, METHOD, NativeFunction, cpp_name
@@ -171,7 +172,9 @@ def _check_dispatch(f: NativeFunction, diags: Diagnostics) -> None:
     written = f.written_dispatch
     for key in written:
         m = f.dispatch.get(key)
-        problem = None if m is None else _kernel_name_problem(m.cpp_namespace, m.kernel)
+        if m is None or (m.cpp_namespace == DEFAULT_KERNEL_NAMESPACE and m.kernel not in CPP_KEYWORDS):
+            continue  # the common case: a plain name
+        problem = _kernel_name_problem(m.cpp_namespace, m.kernel)
         if problem is not None:
             diags.error(src.dispatch_key(key), f"the {key} kernel {problem[0]}", problem[1])
     expected = cpp_name(func)

@@ -151,17 +151,17 @@ def _signature_defaults(f: NativeFunction) -> dict[str, str | None]:
 
 def _default_texts(f: NativeFunction) -> tuple[str | None, ...]:
     args = f.func.arguments
-    return tuple([a.default for a in args.positional] + [a.default for a in args.non_tensor_options_kwarg_only])
+    return tuple([a.default for a in args.positional + args.non_tensor_options_kwarg_only])
 
 
 def _check_group_defaults(g: NativeFunctionsGroup, diags: Diagnostics) -> None:
     """The variants of an operator take the same arguments, defaults included (torchgen
     groups only variants whose signatures, defaults and all, are equal)."""
-    members = g.members()
-    if len({_default_texts(f) for _, f in members}) == 1:
+    first = _default_texts(g.functional)
+    if all(f is None or _default_texts(f) == first for f in (g.out, g.inplace, g.mutable)):
         return  # the common case: one set of defaults
     want = _signature_defaults(g.functional)
-    for role, f in members:
+    for role, f in g.members():
         if role == FUNCTIONAL:
             continue
         for name, default in _signature_defaults(f).items():

@@ -132,7 +132,8 @@ def check_schema(f: NativeFunction, diags: Diagnostics) -> None:
 
 def _check_names(f: NativeFunction, diags: Diagnostics) -> None:
     func = f.func
-    if str(func.name.name) in CPP_KEYWORDS:
+    op = func.name.name
+    if op.base in CPP_KEYWORDS and not (op.inplace or op.dunder_method or op.functional_overload):
         diags.error(at_func(f), f"operator name `{func.name.name}` is a C++ keyword",
                     "rename the operator: its C++ functions are named after it")
     seen: dict[str, int] = {}

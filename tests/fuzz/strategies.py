@@ -119,7 +119,9 @@ class Vocab:
 
 
 SAFE = Vocab()
-BACKEND_KEYS = ("CPU", "CUDA", "Meta", "CompositeExplicitAutograd")
+IMPLICIT, EXPLICIT = "CompositeImplicitAutograd", "CompositeExplicitAutograd"
+BACKEND_KEYS = ("CPU", "CUDA", "Meta", EXPLICIT)
+PLAIN_KEYS = BACKEND_KEYS + (IMPLICIT,)
 
 
 @dataclass
@@ -189,9 +191,13 @@ def _needs_generator_tag(args: list[Arg]) -> bool:
 @st.composite
 def dispatch_table(draw, kernel: str, ns: str | None, keys=BACKEND_KEYS, min_size: int = 1, v: Vocab = SAFE):
     chosen = draw(st.lists(st.sampled_from(keys), unique=True, min_size=min_size, max_size=3))
+    if IMPLICIT in chosen and EXPLICIT in chosen:
+        chosen.remove(EXPLICIT)  # one composite kernel at most
     table = {}
     for key in chosen:
         name = f"{kernel}_{key.lower()}"
+        if key == IMPLICIT:
+            name += "_symint"  # a lone implicit kernel named otherwise than the default must take SymInts
         if v.edgy and draw(st.integers(0, 3)) == 0:
             name = draw(st.sampled_from(EDGY_NAMES))
         style = draw(st.integers(0, 5))
@@ -264,14 +270,14 @@ def plain_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     entries = []
     functional = Entry(_qualified(ns, base, overload), positional, kwarg_only, [], returns)
     if draw(st.booleans()):
-        functional.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}", ns, v=v))
+        functional.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}", ns, PLAIN_KEYS, v=v))
     _common_keys(draw, functional, has_self)
     entries.append(functional)
     if n_out == 1 and has_self and draw(st.booleans()):
         inplace = Entry(_qualified(ns, base + "_", overload),
                         [Arg("Tensor", "self", annotation="a!")] + positional[1:], kwarg_only, [], "Tensor(a!)")
         if draw(st.booleans()) or "dispatch" in functional.keys:
-            inplace.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}_", ns, v=v))
+            inplace.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}_", ns, PLAIN_KEYS, v=v))
         _common_keys(draw, inplace, has_self)
         entries.append(inplace)
     if draw(st.booleans()):
@@ -387,7 +393,7 @@ def returns_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
         returns = f"({returns if returns != '()' else 'Tensor'} {v.pick(draw, ['r0'])}, Tensor {v.pick(draw, ['r1'])})"
     e = Entry(_qualified(ns, base, v.pick(draw, OVERLOADS)), positional, kwarg_only, [], returns)
     if draw(st.booleans()):
-        e.keys["dispatch"] = draw(dispatch_table(base + "_r", ns, v=v))
+        e.keys["dispatch"] = draw(dispatch_table(base + "_r", ns, PLAIN_KEYS, v=v))
     flag = draw(st.integers(0, 6))
     if flag == 0 and "dispatch" not in e.keys:
         e.keys["manual_kernel_registration"] = True

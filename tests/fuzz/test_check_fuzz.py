@@ -95,3 +95,12 @@ def test_many_near_miss_tags_in_time(tmp_path):
     tags.write_text(strategies.big_tags_file(5000), encoding="utf-8")
     run = check_text(tmp_path, strategies.near_miss_file("tags", 3000), str(tags))
     assert run.rc == 1
+
+
+def test_manual_mode_runs(tmp_path):
+    import run_fuzz
+
+    out = tmp_path / "findings"
+    assert run_fuzz.main(["--seconds", "2", "--seed", "1", "--out", str(out), "--compile-every", "0",
+                          "--sources", "valid,representative"]) == 0
+    assert not out.exists() or not os.listdir(out)

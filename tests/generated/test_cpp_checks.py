@@ -38,6 +38,11 @@ CASES = {
         "  dispatch:\n"
         "    CPU: ArrayRef\n",
         "3:5", "the kernel name `ArrayRef` is a name the generated C++ uses"),
+    "kernel_namespace_named_like_a_c_function": (
+        "- func: pick(Tensor self) -> Tensor\n"
+        "  dispatch:\n"
+        "    CPU: printf::pick_cpu\n",
+        "3:5", "the kernel namespace `printf` is the name of a C library function"),
     "operator_named_like_a_namespace_of_the_library": (
         "- func: native(Tensor self) -> Tensor\n",
         "1:9", "the operator name `native` is a name the generated C++ needs"),
