@@ -201,12 +201,17 @@ def _check_kernels(functions: list[NativeFunction], groups: list[NativeFunctions
                    diags: Diagnostics) -> None:
     """A kernel name with one parameter list has one return type; a structured kernel
     serves one group."""
+    users: dict[tuple[str, str], set[int]] = {}  # most kernels serve one function: skip those
+    for f in functions:
+        for m in f.dispatch.values():
+            if not f.generated and not m.structured:
+                users.setdefault((m.cpp_namespace, m.kernel), set()).add(id(f))
     declared: dict[tuple[str, str, tuple[str, ...]], NativeFunction] = {}
     for f in functions:
         if f.generated:
             continue
         for key, m in sorted(f.dispatch.items()):
-            if m.structured:
+            if m.structured or len(users[(m.cpp_namespace, m.kernel)]) < 2:
                 continue
             params = parameter_types(native.arguments(f, m.supports_symint()))
             first = declared.setdefault((m.cpp_namespace, m.kernel, params), f)
