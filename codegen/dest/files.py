@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from codegen.api import dispatcher, native, structured
 from codegen.api.types import RUNTIME_TYPES, parameter_types
-from codegen.dest.library import COMMON, COMPOSITES, META, Library, Locals, kernel_namespace
+from codegen.dest.library import COMPOSITES, META, Library, Locals, kernel_namespace
 
 COMPOSITE = "Composite"  # one family of registration files for both composite keys
 TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "outputs.bzl")
