@@ -1,7 +1,5 @@
 """`python3 -m codegen ...`: see codegen/cli.py."""
 
-import sys
+from codegen.cli import exit_with, main
 
-from codegen.cli import main
-
-sys.exit(main())
+exit_with(main())
