@@ -11,7 +11,7 @@ import re
 
 from codegen.model.types import BaseType, CustomClassType, ListType, OptionalType, Type
 
-_INT_RE = re.compile(r"-?\d+\Z")
+INT_RE = re.compile(r"-?\d+\Z")
 _FLOAT_RE = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\Z")
 
 # Named constants a default may use, per base type, with their meaning in C++.
@@ -80,7 +80,7 @@ def _expectation(t: Type) -> str:
 
 def _valid_scalar(name: str | None, text: str) -> bool:
     if name in ("int", "SymInt", "DeviceIndex"):
-        return bool(_INT_RE.match(text)) or (name == "int" and text in REDUCTIONS)
+        return bool(INT_RE.match(text)) or (name == "int" and text in REDUCTIONS)
     if name == "float":
         return bool(_FLOAT_RE.match(text))
     if name == "Scalar":

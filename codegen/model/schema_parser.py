@@ -446,9 +446,7 @@ class SchemaParser:
                 if piece == "*":
                     items.append(None)
                     continue
-                a = cache.get(piece, False)
-                if a is False:
-                    a = cache[piece] = _fast_argument(piece)
+                a = _cached(cache, piece, _fast_argument)
                 if a is None:
                     return None
                 items.append(a)
@@ -475,13 +473,19 @@ class SchemaParser:
         cache = self._rets
         out = []
         for piece in pieces:
-            r = cache.get(piece, False)
-            if r is False:
-                r = cache[piece] = _fast_return(piece)
+            r = _cached(cache, piece, _fast_return)
             if r is None:
                 return None
             out.append(r)
         return tuple(out)
+
+
+def _cached(cache: dict, piece: str, parse):
+    """parse(piece), once per distinct piece (schemas repeat their argument texts a lot)."""
+    value = cache.get(piece, False)
+    if value is False:
+        value = cache[piece] = parse(piece)
+    return value
 
 
 def _fast_type(base: str, ann: str | None, suffixes: str) -> tuple[Type, Annotation | None] | None:

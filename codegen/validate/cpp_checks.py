@@ -10,11 +10,11 @@ accepts, the generator writes and the compiler takes.
 from __future__ import annotations
 
 import math
-import re
 
 from codegen.api import dispatcher, native
 from codegen.api.types import RUNTIME_TYPES, parameter_types
 from codegen.diagnostics import Diagnostics
+from codegen.model.defaults import INT_RE
 from codegen.model.dispatch import DEFAULT_KERNEL_NAMESPACE
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
@@ -117,12 +117,11 @@ def _reserved_argument_name(name: str) -> bool:
 
 _INT_RANGES = {"int": (-2**63, 2**63 - 1), "SymInt": (-2**63, 2**63 - 1), "Scalar": (-2**63, 2**63 - 1),
                "DeviceIndex": (-2**15, 2**15 - 1)}
-_INTEGER = re.compile(r"-?\d+\Z")
 
 
 def _literal_problem(base: str | None, text: str) -> str | None:
     """What C++ would make of a default's number other than what it says, or None."""
-    if base in _INT_RANGES and _INTEGER.match(text):
+    if base in _INT_RANGES and INT_RE.match(text):
         digits = text.lstrip("-")
         if len(digits) > 1 and digits.startswith("0"):
             return f"`{text}` starts with 0, which C++ reads as an octal number"

@@ -28,14 +28,15 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import harness  # noqa: E402
+import mutations  # noqa: E402
 import strategies  # noqa: E402
 
 SOURCES = {
     "valid": strategies.valid_files(max_families=10),
     "edgy": strategies.edgy_files(max_families=10),
-    "mutated": st.one_of(strategies.valid_files(), strategies.edgy_files()).flatmap(strategies.mutation),
+    "mutated": st.one_of(strategies.valid_files(), strategies.edgy_files()).flatmap(mutations.mutation),
     "representative": st.just(0).flatmap(
-        lambda _: strategies.mutation(open(os.path.join(harness.TESTDATA, "native_functions.yaml"),
+        lambda _: mutations.mutation(open(os.path.join(harness.TESTDATA, "native_functions.yaml"),
                                            encoding="utf-8").read())),
 }
 OPTIONS = st.builds(harness.Options, backends=st.sampled_from(["CPU", "CPU,CUDA"]), shards=st.integers(1, 3),

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import harness
+import mutations
 import strategies
 
 
@@ -45,19 +46,19 @@ def test_valid_files_are_accepted(tmp_path_factory, text):
 
 
 @fuzz(400)
-@given(strategies.valid_files().flatmap(strategies.mutation))
+@given(strategies.valid_files().flatmap(mutations.mutation))
 def test_mutated_files_keep_the_promise(tmp_path_factory, text):
     check_text(tmp_path_factory.mktemp("mutated"), text)
 
 
 @fuzz(400)
-@given(strategies.mutation(REPRESENTATIVE_TEXT))
+@given(mutations.mutation(REPRESENTATIVE_TEXT))
 def test_mutated_representative_yaml_keeps_the_promise(tmp_path_factory, text):
     check_text(tmp_path_factory.mktemp("representative"), text)
 
 
 @fuzz(100)
-@given(strategies.mutation(strategies.big_tags_file(3)))
+@given(mutations.mutation(mutations.big_tags_file(3)))
 def test_mutated_tags_files_keep_the_promise(tmp_path_factory, tags_text):
     tmp = tmp_path_factory.mktemp("tags")
     tags = tmp / "tags.yaml"
@@ -65,35 +66,35 @@ def test_mutated_tags_files_keep_the_promise(tmp_path_factory, tags_text):
     check_text(tmp, "- func: f(Tensor self) -> Tensor\n  tags: tag1\n", str(tags))
 
 
-@pytest.mark.parametrize("kind", sorted(strategies.DEEP_NESTINGS))
+@pytest.mark.parametrize("kind", sorted(mutations.DEEP_NESTINGS))
 def test_deep_nesting_is_an_error(tmp_path, kind):
     depth = 25000 if "indented" not in kind and "crlf" not in kind else 3000
-    run = check_text(tmp_path, strategies.DEEP_NESTINGS[kind](depth))
+    run = check_text(tmp_path, mutations.DEEP_NESTINGS[kind](depth))
     assert run.rc == 1
 
 
-@pytest.mark.parametrize("kind", sorted(strategies.DEEP_NESTINGS))
+@pytest.mark.parametrize("kind", sorted(mutations.DEEP_NESTINGS))
 def test_modest_nesting_is_read(tmp_path, kind):
     # Deeper than a native_functions.yaml nests, still far from the limit: the usual errors.
-    run = check_text(tmp_path, strategies.DEEP_NESTINGS[kind](50))
+    run = check_text(tmp_path, mutations.DEEP_NESTINGS[kind](50))
     assert "levels deep" not in run.stderr
 
 
 def test_huge_file_is_accepted_in_time(tmp_path):
-    check_text(tmp_path, strategies.huge_file(600))  # 4800 entries, 0.8 MB
+    check_text(tmp_path, mutations.huge_file(600))  # 4800 entries, 0.8 MB
 
 
-@pytest.mark.parametrize("kind", sorted(strategies.NEAR_MISSES))
+@pytest.mark.parametrize("kind", sorted(mutations.NEAR_MISSES))
 def test_many_near_miss_names_in_time(tmp_path, kind):
     # One mistake per entry, each with a `did you mean` to find among thousands of names.
-    run = check_text(tmp_path, strategies.near_miss_file(kind, 3000))
+    run = check_text(tmp_path, mutations.near_miss_file(kind, 3000))
     assert run.rc == (0 if kind == "out_only" else 1)
 
 
 def test_many_near_miss_tags_in_time(tmp_path):
     tags = tmp_path / "tags.yaml"
-    tags.write_text(strategies.big_tags_file(5000), encoding="utf-8")
-    run = check_text(tmp_path, strategies.near_miss_file("tags", 3000), str(tags))
+    tags.write_text(mutations.big_tags_file(5000), encoding="utf-8")
+    run = check_text(tmp_path, mutations.near_miss_file("tags", 3000), str(tags))
     assert run.rc == 1
 
 

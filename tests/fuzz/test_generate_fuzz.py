@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import harness
+import mutations
 import strategies
 
 pytestmark = pytest.mark.skipif(not harness.has_generate(), reason="`python3 -m codegen generate` does not exist yet")
@@ -41,7 +42,7 @@ def test_valid_files_generate(tmp_path_factory, text, opts):
 
 
 @fuzz(300)
-@given(strategies.valid_files().flatmap(strategies.mutation), options)
+@given(strategies.valid_files().flatmap(mutations.mutation), options)
 def test_accepted_mutations_generate(tmp_path_factory, text, opts):
     assert_promise(tmp_path_factory.mktemp("mutated"), text, opts)
 
