@@ -16,4 +16,10 @@ const char* libtorch_version();
 double libtorch_cpu_add_ns(int64_t calls);
 double libtorch_add_ns(int64_t calls);
 
+// ns per boxed call, averaged over `calls` calls, of aten::add.Tensor through
+// c10::Dispatcher (findSchemaOrThrow once, then OperatorHandle::callBoxed), the stack
+// refilled each call with two 1-element float32 CPU tensors and alpha=1. Sets
+// libtorch's intra-op threads to 1 (at::set_num_threads(1)) and checks the sum once.
+double libtorch_boxed_add_ns(int64_t calls);
+
 }  // namespace sops_bench

@@ -11,5 +11,6 @@ const char* libtorch_version() {
 }
 double libtorch_cpu_add_ns(int64_t) { return -1; }
 double libtorch_add_ns(int64_t) { return -1; }
+double libtorch_boxed_add_ns(int64_t) { return -1; }
 
 }  // namespace sops_bench

@@ -4,10 +4,14 @@
     python3 -m codegen signatures FILE [--tags TAGS] --json
     python3 -m codegen generate FILE [--tags TAGS] --namespace NS [--backends CPU[,CUDA]]
                                 --output-dir DIR [--include-prefix P] [--shards N]
+                                [--static-dispatch]
 
 `generate` writes exactly the files that the Bazel rule declares (codegen/outputs.bzl)
 into DIR; they include each other as `P/Functions.h` (P: DIR's last component unless
 given), so compile them with `-I` the parent of DIR and `-I` the root holding runtime/.
+With --static-dispatch nothing is registered with the dispatcher: the dispatcher API
+(Functions.h) switches on the backend of its arguments and calls the kernels' static
+entry points directly, so the library links no dispatcher.
 
 Diagnostics go to stderr as `FILE:LINE:COL: error: ...` with a hint line; the exit
 status is 1 when there is any error, 2 for a bad command line (or an internal error,
@@ -59,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="how the files include each other: P/Functions.h (default: DIR's last component)")
     sp.add_argument("--shards", type=int, default=1, metavar="N",
                     help="registration files per dispatch key (default 1)")
+    sp.add_argument("--static-dispatch", action="store_true",
+                    help="register nothing: Functions.h's functions call the kernel of their "
+                         "arguments' backend directly (no dispatcher is linked)")
     sp.add_argument("--source-label", metavar="NAME",
                     help="how generated comments name FILE (default: FILE as given)")
     return p
@@ -144,7 +151,8 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     from codegen.dest import files, render, write
     from codegen.dest.library import build_library
 
-    lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards)
+    lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards,
+                        static_dispatch=args.static_dispatch)
     renderer = render.Renderer(lib, {"source": args.source_label or args.file, "namespace": args.namespace,
                                      "include_prefix": args.include_prefix})
     write.write_library(renderer, files.output_files(args.backends, args.shards), args.output_dir)

@@ -4,7 +4,8 @@ The Starlark rule (rules/private/codegen.bzl) declares its outputs from it, and 
 generator (codegen/dest/files.py reads this file's literal) writes and renders exactly
 these; nothing else lists generated files. Each row is a file name, with `{key}` for
 each static-entry-point key (the backends, then Meta) or `{family}` and `{shard}` for
-each registration family (the backends, Meta, Common, Composite) and shard; the
+each registration family (the backends, Meta, Common, Composite) and shard, or
+`{shard}` alone for each shard; the
 template that renders it; the data it renders (a context of codegen/dest/files.py);
 and whether it is a header.
 """
@@ -19,6 +20,9 @@ GENERATED_FILES = [
     {"name": "Operators.cpp", "template": "Operators.cpp.j2", "context": "operators", "header": False},
     {"name": "Functions.cpp", "template": "Functions.cpp.j2", "context": "functions", "header": False},
     {"name": "Register{family}_{shard}.cpp", "template": "Register.cpp.j2", "context": "register", "header": False},
+    {"name": "UnboxingFunctions.h", "template": "UnboxingFunctions.h.j2", "context": "unboxing", "header": True},
+    {"name": "UnboxingFunctions.cpp", "template": "UnboxingFunctions.cpp.j2", "context": "unboxing", "header": False},
+    {"name": "RegisterCodegenUnboxedKernels_{shard}.cpp", "template": "RegisterCodegenUnboxedKernels.cpp.j2", "context": "unboxing", "header": False},
 ]
 
 # The registration families besides the backends: Meta, the Common path, and one

@@ -9,7 +9,7 @@ namespace {
 using CopySignature = Tensor&(Tensor&, const Tensor&, bool);
 
 // dst.copy_(src) through the dispatcher; found once, on first use.
-void copy(Tensor dst, const Tensor& src) {
+void copy(const Tensor& dst, const Tensor& src) {
   static const TypedOperatorHandle<CopySignature> op = [] {
     std::optional<OperatorHandle> handle = Dispatcher::singleton().try_find("copy_");
     SOPS_CHECK(handle.has_value(),
@@ -19,45 +19,26 @@ void copy(Tensor dst, const Tensor& src) {
                "a library that has it (such as //ops:aten_cpu)");
     return handle->typed<CopySignature>();
   }();
-  op.call(dst, src, false);
+  Tensor target = dst;
+  op.call(target, src, false);
 }
 
 }  // namespace
 
-Tensor clone_of(const Tensor& t) {
-  if (!t.defined()) return t;
-  Tensor result = empty(t.sizes(), t.options());
-  copy(result, t);
-  return result;
-}
+Tensor clone_of(const Tensor& t) { return clone_of(t, &copy); }
 
-std::optional<Tensor> clone_of(const std::optional<Tensor>& t) {
-  if (!t.has_value()) return t;
-  return clone_of(*t);
-}
+std::optional<Tensor> clone_of(const std::optional<Tensor>& t) { return clone_of(t, &copy); }
 
-std::vector<Tensor> clone_of(ArrayRef<Tensor> ts) {
-  std::vector<Tensor> copies;
-  copies.reserve(ts.size());
-  for (const Tensor& t : ts) copies.push_back(clone_of(t));
-  return copies;
-}
+std::vector<Tensor> clone_of(ArrayRef<Tensor> ts) { return clone_of(ts, &copy); }
 
-void copy_to_out(const Tensor& out, const Tensor& value) {
-  out.resize_(value.sizes());
-  copy(out, value);
-}
+void copy_to_out(const Tensor& out, const Tensor& value) { copy_to_out(out, value, &copy); }
 
 void copy_to_out(const std::optional<Tensor>& out, const std::optional<Tensor>& value) {
-  if (out.has_value() && out->defined() && value.has_value() && value->defined()) {
-    copy_to_out(*out, *value);
-  }
+  copy_to_out(out, value, &copy);
 }
 
 void copy_to_out(ArrayRef<Tensor> out, ArrayRef<Tensor> values) {
-  SOPS_CHECK(out.size() == values.size(), "expected ", values.size(), " out= tensors, got ",
-             out.size());
-  for (std::size_t i = 0; i < out.size(); ++i) copy_to_out(out[i], values[i]);
+  copy_to_out(out, values, &copy);
 }
 
 }  // namespace sops::autogen

@@ -3,12 +3,18 @@
 // one the library declares, or that of another library linked in (//ops:aten_cpu has
 // it). A library need not declare copy_ to use autogen; a call that finds no copy_
 // throws sops::Error saying so.
+//
+// A statically dispatched library (`static_dispatch = True`) links no dispatcher: its
+// autogen kernels pass their own copy function (the library's `copy_` through its
+// Functions.h) to the overloads that take a CopyFn, which are all inline here, so
+// nothing of autogen_support.cc (nor the dispatcher it calls) is linked for them.
 #pragma once
 
 #include <optional>
 #include <vector>
 
 #include "runtime/array_ref.h"
+#include "runtime/error.h"
 #include "runtime/tensor.h"
 
 namespace sops::autogen {
@@ -24,5 +30,46 @@ void copy_to_out(const Tensor& out, const Tensor& value);
 void copy_to_out(const std::optional<Tensor>& out, const std::optional<Tensor>& value);
 // Element by element; the lists must have the same length.
 void copy_to_out(ArrayRef<Tensor> out, ArrayRef<Tensor> values);
+
+// The same, copying with `copy` (copy(dst, src) copies src's values into dst, of the
+// same sizes) instead of the dispatcher's copy_.
+using CopyFn = void (*)(const Tensor& dst, const Tensor& src);
+
+inline Tensor clone_of(const Tensor& t, CopyFn copy) {
+  if (!t.defined()) return t;
+  Tensor result = empty(t.sizes(), t.options());
+  copy(result, t);
+  return result;
+}
+
+inline std::optional<Tensor> clone_of(const std::optional<Tensor>& t, CopyFn copy) {
+  if (!t.has_value()) return t;
+  return clone_of(*t, copy);
+}
+
+inline std::vector<Tensor> clone_of(ArrayRef<Tensor> ts, CopyFn copy) {
+  std::vector<Tensor> copies;
+  copies.reserve(ts.size());
+  for (const Tensor& t : ts) copies.push_back(clone_of(t, copy));
+  return copies;
+}
+
+inline void copy_to_out(const Tensor& out, const Tensor& value, CopyFn copy) {
+  out.resize_(value.sizes());
+  copy(out, value);
+}
+
+inline void copy_to_out(const std::optional<Tensor>& out, const std::optional<Tensor>& value,
+                        CopyFn copy) {
+  if (out.has_value() && out->defined() && value.has_value() && value->defined()) {
+    copy_to_out(*out, *value, copy);
+  }
+}
+
+inline void copy_to_out(ArrayRef<Tensor> out, ArrayRef<Tensor> values, CopyFn copy) {
+  SOPS_CHECK(out.size() == values.size(), "expected ", values.size(), " out= tensors, got ",
+             out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) copy_to_out(out[i], values[i], copy);
+}
 
 }  // namespace sops::autogen

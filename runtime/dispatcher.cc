@@ -29,8 +29,6 @@ std::string keys_list(const std::array<ErasedKernel, kNumDispatchKeys>& kernels)
   return out.empty() ? "none" : out;
 }
 
-std::string_view device_name(int bit) { return to_string(static_cast<DeviceType>(bit)); }
-
 }  // namespace
 
 namespace detail {
@@ -51,20 +49,11 @@ std::string demangle(const std::type_info& type) {
 // OperatorEntry: the cold paths of a call.
 
 void OperatorEntry::throw_no_kernel(DispatchKey backend) const {
-  std::string message = "no kernel for dispatch key " + std::string(to_string(backend)) +
-                        "; registered: " + keys_list(kernels_);
-  throw Error(std::move(message), {}, name_);
+  ::sops::throw_no_kernel(name_, backend, keys_list(kernels_));
 }
 
 void OperatorEntry::throw_mixed_devices(uint8_t device_mask) const {
-  std::string found;
-  for (int bit = 0; bit < kNumDeviceTypes; ++bit) {
-    if (((device_mask >> bit) & 1u) == 0) continue;
-    if (!found.empty()) found += " and ";
-    found += device_name(bit);
-  }
-  throw Error("expected all tensors to be on the same device, but found tensors on " + found,
-              {}, name_);
+  ::sops::throw_mixed_devices(name_, device_mask);  // static_dispatch.cc: one message for both
 }
 
 // ---------------------------------------------------------------------------------

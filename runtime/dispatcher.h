@@ -41,6 +41,7 @@
 #include "runtime/array_ref.h"
 #include "runtime/dispatch_key.h"
 #include "runtime/error.h"
+#include "runtime/static_dispatch.h"
 #include "runtime/tensor.h"
 #include "runtime/tensor_options.h"
 
@@ -76,35 +77,9 @@ class OperatorEntry {
   const std::type_info* signature_ = nullptr;
 };
 
+// detail::DeviceMask and detail::collect(), the rule that picks a call's backend, live in
+// static_dispatch.h: statically dispatched libraries use the same one.
 namespace detail {
-
-// Which devices the arguments of a call live on, as bit masks over DeviceType.
-struct DeviceMask {
-  uint8_t tensors = 0;
-  uint8_t options = 0;
-};
-
-inline void collect(DeviceMask& m, const Tensor& t) {
-  if (t.defined()) m.tensors |= static_cast<uint8_t>(1u << static_cast<unsigned>(t.device().type()));
-}
-inline void collect(DeviceMask& m, const std::optional<Tensor>& t) {
-  if (t.has_value()) collect(m, *t);
-}
-inline void collect(DeviceMask& m, ArrayRef<Tensor> ts) {
-  for (const Tensor& t : ts) collect(m, t);
-}
-inline void collect(DeviceMask& m, const std::vector<Tensor>& ts) {
-  for (const Tensor& t : ts) collect(m, t);
-}
-inline void collect(DeviceMask& m, Device d) {
-  m.options |= static_cast<uint8_t>(1u << static_cast<unsigned>(d.type()));
-}
-inline void collect(DeviceMask& m, const std::optional<Device>& d) {
-  if (d.has_value()) collect(m, *d);
-}
-inline void collect(DeviceMask& m, const TensorOptions& o) { collect(m, o.device()); }
-template <typename T>
-inline void collect(DeviceMask& /*m*/, const T& /*value*/) {}
 
 std::string demangle(const std::type_info& type);
 

@@ -20,6 +20,7 @@
 #include "runtime/scalar.h"
 #include "runtime/scalar_type.h"
 #include "runtime/small_vector.h"
+#include "runtime/static_dispatch.h"
 #include "runtime/storage.h"
 #include "runtime/stream.h"
 #include "runtime/tensor.h"

@@ -12,9 +12,17 @@ import functools
 import os
 from dataclasses import dataclass
 
-from codegen.api import dispatcher, native, structured
+from codegen.api import dispatcher, native, structured, unboxing
 from codegen.api.types import RUNTIME_TYPES, parameter_types
-from codegen.dest.library import COMPOSITES, META, Library, Locals, kernel_namespace
+from codegen.dest.library import (
+    BACKEND_KEYS,
+    COMPOSITES,
+    META,
+    Library,
+    Locals,
+    fresh,
+    kernel_namespace,
+)
 
 COMPOSITE = "Composite"  # one family of registration files for both composite keys
 TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "outputs.bzl")
@@ -56,6 +64,8 @@ def output_files(backends: tuple[str, ...], shards: int) -> list[OutputFile]:
         common = (row["template"], row["context"], row["header"])
         if "{key}" in row["name"]:
             result += [OutputFile(row["name"].format(key=k), *common, key=k) for k in backends + (META,)]
+        elif "{shard}" in row["name"] and "{family}" not in row["name"]:
+            result += [OutputFile(row["name"].format(shard=i), *common, shard=i) for i in range(shards)]
         elif "{family}" in row["name"]:
             result += [OutputFile(row["name"].format(family=fam, shard=i), *common, family=fam, shard=i)
                        for fam in register_families(backends) for i in range(shards)]
@@ -86,7 +96,7 @@ class OperatorEntry:
 def operators_context(lib: Library, out: OutputFile) -> dict:
     ops = sorted(lib.functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
     return {"operators": [OperatorEntry(str(f.func.name.name), f.func.name.overload_name, str(f.func))
-                          for f in ops]}
+                          for f in ops], "static_dispatch": lib.static_dispatch}
 
 
 def metas_context(lib: Library, out: OutputFile) -> dict:
@@ -175,9 +185,57 @@ def _static_entries(w) -> list[FunctionEntry]:
 
 
 def functions_context(lib: Library, out: OutputFile) -> dict:
+    if lib.static_dispatch:
+        return _static_dispatch_functions_context(lib, out)
     functions = [e for f in sorted(lib.functions, key=lambda f: f.key) for e in _cpp_function_entries(f)]
-    return {"functions": functions, "namespace_suffix": "",
+    return {"functions": functions, "namespace_suffix": "", "static_dispatch": False,
             "title": "The dispatcher API: one function per operator (out= ones twice)."}
+
+
+@dataclass(frozen=True)
+class StaticSwitch:
+    """A function of the dispatcher API under static dispatch: it computes the backend
+    of its arguments and calls the static entry point serving it."""
+
+    f: FunctionEntry
+    key_var: str  # the local variable holding the backend key
+    key_args: tuple[str, ...]  # the arguments whose devices choose the backend
+    call_args: str  # its parameters, in declaration order (how the entry point is called)
+    cases: tuple[tuple[tuple[str, ...], str], ...]  # (backend keys, the static entry point they call)
+    registered: str  # the keys with static entry points, for the error of a missing one
+
+
+def _device_bindings(bindings) -> tuple[str, ...]:
+    """The arguments the dispatcher collects devices from (runtime/static_dispatch.h):
+    tensors, tensor lists, TensorOptions, devices."""
+    return tuple(b.name for b in bindings if "Tensor" in b.type.cpp() or "Device" in b.type.cpp())
+
+
+def _static_dispatch_functions_context(lib: Library, out: OutputFile) -> dict:
+    switches = []
+    declared: dict[str, list[FunctionEntry]] = {}  # fallback keys' entry points to declare
+    for f in sorted(lib.functions, key=lambda f: f.key):
+        targets = [(k, lib.static_target(f, k)) for k in BACKEND_KEYS]
+        taken = {a.name for a in f.func.arguments.flat_all}
+        key_var = fresh("dispatch_key", taken)
+        key_args = _device_bindings(dispatcher.kernel_bindings(f))
+        registered = ", ".join(lib.keys_of(f))
+        entries = _cpp_function_entries(f)
+        for c, e in zip(dispatcher.cpp_functions(f), entries):
+            keys_of_target: dict[str, list[str]] = {}  # backends sharing an entry point share a case
+            for k, t in targets:
+                if t is not None:
+                    keys_of_target.setdefault(f"::{lib.namespace}::{t.lower()}::{e.name}", []).append(k)
+            cases = tuple((tuple(keys), target) for target, keys in keys_of_target.items())
+            switches.append(StaticSwitch(e, key_var, key_args, ", ".join(b.name for b in c.params), cases,
+                                         registered))
+        for t in sorted({t for _, t in targets if t is not None and t not in lib.static_keys}):
+            declared.setdefault(t, []).extend(entries)
+    return {"functions": [s.f for s in switches], "switches": switches, "namespace_suffix": "",
+            "static_dispatch": True,
+            "includes": [f"{k}Functions.h" for k in lib.static_keys],
+            "declarations": [(k, k.lower(), declared[k]) for k in sorted(declared)],
+            "title": "The dispatcher API, statically dispatched: one function per operator (out= ones twice)."}
 
 
 def static_functions_context(lib: Library, out: OutputFile) -> dict:
@@ -195,9 +253,53 @@ def register_context(lib: Library, out: OutputFile) -> dict:
         entries = [e for w in wrappers for e in _static_entries(w)]
         static = [(family.lower(), entries)] if entries else []
         includes.append(f"{family}Functions.h")
+    elif lib.static_dispatch:  # the fallback keys' entry points, which Functions.cpp calls
+        for key in family_keys(family):
+            entries = [e for w in wrappers if w.key == key for e in _static_entries(w)]
+            static += [(key.lower(), entries)] if entries else []
+    autogen = any(w.kind.startswith("autogen") for w in wrappers)
     return {"wrappers": wrappers, "static_entry_points": static, "includes": includes,
-            "autogen": any(w.kind.startswith("autogen") for w in wrappers),
-            "title": f"{family} kernels, shard {out.shard} of {lib.shards}: wrappers and their registration."}
+            "autogen": autogen, "static_dispatch": lib.static_dispatch,
+            "autogen_copy": _autogen_copy(lib) if autogen and lib.static_dispatch else None,
+            "title": f"{family} kernels, shard {out.shard} of {lib.shards}: wrappers and their "
+                     + ("static entry points (static dispatch: nothing is registered)." if lib.static_dispatch
+                        else "registration.")}
+
+
+_BOXED: dict[int, tuple] = {}  # by id(lib): the three unboxing files share one computation
+
+
+def _boxed_operators(lib: Library) -> tuple[list[unboxing.UnboxedOperator], list[tuple[str, str]]]:
+    """(the operators that get a boxed kernel, (operator, why not) for the others), by name."""
+    cached = _BOXED.get(id(lib))
+    if cached is not None and cached[0] is lib:
+        return cached[1]
+    boxed, skipped = [], []
+    for f in sorted(lib.functions, key=lambda f: f.key):
+        try:
+            boxed.append(unboxing.unboxed_operator(f, lib.namespace))
+        except unboxing.NotBoxable as e:
+            skipped.append((f.key, str(e)))
+    _BOXED[id(lib)] = (lib, (boxed, skipped))
+    return boxed, skipped
+
+
+def unboxing_context(lib: Library, out: OutputFile) -> dict:
+    boxed, skipped = _boxed_operators(lib)
+    if out.shard is not None:
+        boxed = [op for op in boxed if lib.shard_of_name(op.full_name) == out.shard]
+    return {"operators": boxed, "skipped": skipped, "shards": lib.shards, "shard": out.shard}
+
+
+# What autogen kernels copy with (runtime/autogen_support.h).
+COPY_SCHEMA = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"
+
+
+def _autogen_copy(lib: Library) -> dict:
+    """Under static dispatch, autogen kernels copy with the library's own copy_ (there is
+    no dispatcher to find another library's): its C++ function, or None if it has none."""
+    copy = next((f for f in lib.functions if str(f.func) == COPY_SCHEMA), None)
+    return {"function": f"::{lib.namespace}::copy_" if copy is not None else None, "schema": COPY_SCHEMA}
 
 
 # The `context` column of codegen/outputs.bzl.
@@ -209,4 +311,5 @@ CONTEXTS = {
     "functions": functions_context,
     "static_functions": static_functions_context,
     "register": register_context,
+    "unboxing": unboxing_context,
 }

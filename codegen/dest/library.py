@@ -16,6 +16,13 @@ a CompositeExplicitAutogradNonFunctional kernel serves as the CompositeExplicitA
 one, since the runtime has no functionalization pass to tell them apart). Keys of
 layouts and devices the runtime lacks (Sparse*, Quantized*, NestedTensor*, MPS, ...)
 have no tensors to serve and get no wrapper.
+
+With static dispatch (`generate --static-dispatch`), nothing is registered: every key
+with wrappers gets static entry points (`<ns>::cpu::`, `<ns>::meta::`, `<ns>::common::`,
+`<ns>::compositeexplicitautograd::`, ...), and the dispatcher API switches on the
+backend of its arguments to the first of (backend, Common, CompositeExplicitAutograd,
+CompositeImplicitAutograd) that has one, as the dispatcher's fallback would
+(`Library.static_target`).
 """
 
 from __future__ import annotations
@@ -43,6 +50,11 @@ RUNTIME_BACKENDS = ("CPU", "CUDA")
 META = "Meta"
 COMMON = "Common"
 COMPOSITES = (COMPOSITE_EXPLICIT, COMPOSITE_IMPLICIT)
+# runtime/dispatch_key.h: the backend keys a call's arguments select, the keys tried
+# after a backend's own, and every key in the order of the enum.
+BACKEND_KEYS = RUNTIME_BACKENDS + (META,)
+FALLBACK_KEYS = (COMMON,) + COMPOSITES
+DISPATCH_KEYS = BACKEND_KEYS + FALLBACK_KEYS
 # Keys whose kernels run on a device other than the CPU: their wrappers set the device
 # and check that the tensors share it.
 DEVICE_KEYS = frozenset(("CUDA",))
@@ -200,6 +212,7 @@ class Library:
     groups: list[NativeFunctionsGroup]
     shards: int
     wrappers: list[Wrapper] = field(default_factory=list)
+    static_dispatch: bool = False  # no registration: the dispatcher API switches on backends
 
     @property
     def structured_groups(self) -> list[NativeFunctionsGroup]:
@@ -209,6 +222,21 @@ class Library:
     def static_keys(self) -> tuple[str, ...]:
         """Keys with static entry points: the backends, and Meta."""
         return self.backends + (META,)
+
+    def keys_of(self, f: NativeFunction) -> list[str]:
+        """The keys f has wrappers for, in DispatchKey order."""
+        if self._keys_of_op is None:  # once the wrappers are all there
+            self._keys_of_op = {}
+            for w in self.wrappers:
+                self._keys_of_op.setdefault(w.op, set()).add(w.key)
+        keys = self._keys_of_op.get(f.key, ())
+        return [k for k in DISPATCH_KEYS if k in keys]
+
+    def static_target(self, f: NativeFunction, backend: str) -> str | None:
+        """The key whose wrapper serves f for tensors of `backend` (a BACKEND_KEYS one),
+        falling back as the dispatcher does; None when no key has one."""
+        keys = self.keys_of(f)
+        return next((k for k in (backend,) + FALLBACK_KEYS if k in keys), None)
 
     def group_of(self, f: NativeFunction) -> NativeFunctionsGroup | None:
         return self._group_of.get(id(f))
@@ -222,6 +250,10 @@ class Library:
             shard = self._shard_of_key[key] = int(hashlib.sha1(key.encode()).hexdigest(), 16) % self.shards
         return shard
 
+    def shard_of_name(self, name: str) -> int:
+        """A stable shard for an operator's name (sha1, not hash())."""
+        return int(hashlib.sha1(name.encode()).hexdigest(), 16) % self.shards
+
     def wrappers_for(self, keys: tuple[str, ...], shard: int) -> list[Wrapper]:
         if self._by_key_and_shard is None:  # once the wrappers are all there
             self._by_key_and_shard = {}
@@ -234,6 +266,7 @@ class Library:
         self._group_of = {id(f): g for g in self.groups for f in g.functions()}
         self._shard_of_key: dict[str, int] = {}
         self._by_key_and_shard: dict[tuple[str, int], list[Wrapper]] | None = None
+        self._keys_of_op: dict[str, set[str]] | None = None
 
 
 def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
@@ -242,10 +275,10 @@ def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
 
 
 def build_library(namespace: str, backends: tuple[str, ...], functions: list[NativeFunction],
-                  groups: list[NativeFunctionsGroup], shards: int) -> Library:
+                  groups: list[NativeFunctionsGroup], shards: int, static_dispatch: bool = False) -> Library:
     """Every wrapper of the library. The yaml has passed `check`, which rejects anything
     that could not be generated."""
-    lib = Library(namespace, backends, functions, groups, shards)
+    lib = Library(namespace, backends, functions, groups, shards, static_dispatch=static_dispatch)
     wrapped = set()
     for g in lib.structured_groups:
         members = [(FUNCTIONAL, g.functional), (INPLACE, g.inplace), (OUT, g.out)]

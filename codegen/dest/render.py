@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import jinja2
 
@@ -22,6 +23,7 @@ def environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["cpp_string"] = cpp_string
+    env.filters["identifier"] = lambda text: re.sub(r"\W", "_", text)  # register_<library>_kernels
     env.filters["named"] = lambda expr: ("name", expr)  # a value for macros.j2's `returned`
     return env
 

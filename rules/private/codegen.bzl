@@ -14,6 +14,8 @@ def generated_files(backends, shards):
                 for family in backends + EXTRA_FAMILIES
                 for shard in range(shards)
             ]
+        elif "{shard}" in row["name"]:
+            names = [row["name"].format(shard = shard) for shard in range(shards)]
         else:
             names = [row["name"]]
         result += [(n, row["header"]) for n in names]
@@ -60,6 +62,8 @@ def _structured_ops_codegen_impl(ctx):
     args.add_joined("--backends", ctx.attr.backends, join_with = ",")
     args.add("--shards", str(ctx.attr.shards))
     args.add("--output-dir", headers[0].dirname)
+    if ctx.attr.static_dispatch:
+        args.add("--static-dispatch")
 
     ctx.actions.run(
         executable = ctx.executable._generator,
@@ -102,6 +106,13 @@ structured_ops_codegen = rule(
         "shards": attr.int(
             default = 1,
             doc = "Registration files per family of dispatch keys (operators are spread by a stable hash).",
+        ),
+        "static_dispatch": attr.bool(
+            default = False,
+            doc = "Register nothing with the dispatcher: the dispatcher API (Functions.h) " +
+                  "switches on the backend of its arguments and calls the kernels' static " +
+                  "entry points directly (falling back to Common and the composite kernels " +
+                  "as the dispatcher would), so no dispatcher is linked.",
         ),
         "tags_yaml": attr.label(
             allow_single_file = [".yaml", ".yml"],

@@ -11,6 +11,7 @@ def structured_ops_library(
         cpp_namespace = None,
         tags_yaml = None,
         shards = 1,
+        static_dispatch = False,
         deps = [],
         visibility = None,
         **kwargs):
@@ -30,6 +31,16 @@ def structured_ops_library(
       cpp_namespace: C++ namespace of the generated code; defaults to `name`.
       tags_yaml: label of the tags.yaml that `tags:` entries must come from.
       shards: registration files per family of dispatch keys.
+      static_dispatch: register nothing with the dispatcher. `<name>/Functions.h`'s
+        functions then pick the backend of their arguments as the dispatcher would (the
+        device of the tensors, else of TensorOptions/Device arguments, else CPU; tensors
+        on two devices are an error) and call that backend's static entry point
+        (`<ns>::cpu::`, `<ns>::cuda::`, `<ns>::meta::`), or else the Common,
+        CompositeExplicitAutograd or CompositeImplicitAutograd one (`<ns>::common::`,
+        `<ns>::compositeexplicitautograd::`, `<ns>::compositeimplicitautograd::`), directly:
+        no dispatcher is linked, and objects of unused operators can be left out of a
+        binary. Kernels of other libraries are not reached; autogen kernels copy with this
+        library's own `copy_`.
       deps: more cc_library dependencies of the kernels.
       visibility: visibility of the cc_library.
       **kwargs: passed to the cc_library (copts, tags, target_compatible_with, ...).
@@ -42,6 +53,7 @@ def structured_ops_library(
         library = name,
         backends = backends,
         shards = shards,
+        static_dispatch = static_dispatch,
         cpp_namespace = cpp_namespace or name,
         # Skipped, tagged and restricted like the library itself (e.g. CUDA-only ones).
         tags = kwargs.get("tags"),
@@ -62,9 +74,10 @@ def structured_ops_library(
         # `<name>/Functions.h` from any package (Bazel adds a virtual include dir).
         strip_include_prefix = name,
         include_prefix = name,
-        # Kernels register themselves from static initializers: keep every object.
-        alwayslink = True,
-        deps = [Label("//runtime")] + deps,
+        # Kernels register themselves from static initializers: keep every object. With
+        # static dispatch nothing registers, and what is called is linked as it is used.
+        alwayslink = not static_dispatch,
+        deps = [Label("//runtime"), Label("//runtime:registry")] + deps,
         visibility = visibility,
         **kwargs
     )

@@ -1,7 +1,9 @@
 #include "tests/golden/golden.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -546,12 +548,18 @@ std::vector<GoldenCase> load_golden(const std::string& path) {
 }
 
 const std::vector<std::string>& golden_file_names() {
-  static const std::vector<std::string> v = {
-      "add.golden",   "mul.golden",    "relu.golden",  "sum.golden",
-      "mm.golden",    "addmm.golden",  "upsample_nearest.golden",
-      "cat.golden",   "view.golden",   "permute.golden", "zeros.golden",
-      "empty.golden", "linear.golden", "copy.golden",  "fill.golden",
-  };
+  // Every data file there is (one place: the directory), sorted.
+  static const std::vector<std::string> v = [] {
+    namespace fs = std::filesystem;
+    std::vector<std::string> names;
+    const fs::path dir = fs::path(golden_data_path("add.golden")).parent_path();
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      if (entry.path().extension() == ".golden") names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }();
   return v;
 }
 

@@ -129,7 +129,7 @@ GoldenFile load_golden_file(const std::string& path);
 std::vector<GoldenCase> load_golden(const std::string& path);
 GoldenFile parse_golden(const std::string& text, const std::string& name);
 
-// The data files, by family (add.golden, ...).
+// Every data file in the data directory (add.golden, ...), sorted.
 const std::vector<std::string>& golden_file_names();
 // Where a data file is at test time: $TEST_SRCDIR/_main/tests/golden/data/<file> under
 // Bazel (tests depending on //tests/golden:golden get the files as runfiles); without

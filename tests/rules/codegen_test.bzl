@@ -18,10 +18,12 @@ def _declares_every_output_impl(ctx):
         "NativeMetaFunctions.h",
         "Operators.h",
         "Types.h",
+        "UnboxingFunctions.h",
     ]), headers)
-    # 2 fixed sources + 3 shards x (CPU, CUDA, Meta, Common, Composite).
-    asserts.equals(env, 2 + 3 * 5, len(sources))
+    # 3 fixed sources + 3 shards x (CPU, CUDA, Meta, Common, Composite, unboxed kernels).
+    asserts.equals(env, 3 + 3 * 6, len(sources))
     asserts.true(env, "RegisterCUDA_2.cpp" in sources)
+    asserts.true(env, "RegisterCodegenUnboxedKernels_2.cpp" in sources)
     asserts.true(env, "RegisterComposite_0.cpp" in sources)
 
     actions = analysistest.target_actions(env)

@@ -1,0 +1,282 @@
+"""The unboxing API: boxed values (runtime/value.h) to the dispatcher API's C++ arguments,
+and its returns back to values; each schema as constant data for the registry.
+
+    - func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+    =>  void add_out(::sops::Stack& stack) {
+          ::sops::Value* args = ::sops::unbox::arguments(stack, 4);
+          auto result = ::my::ops::add_outf(::sops::unbox::tensor(args[0]),
+              ::sops::unbox::tensor(args[1]), ::sops::unbox::scalar(args[2]),
+              ::sops::unbox::mutable_tensor(args[3]));
+          ::sops::unbox::finish(stack, 4, std::move(result));
+        }
+
+Values sit on the stack in schema order (positional, keyword-only, out); the call's
+arguments are translated from the dispatcher API's bindings through the schema argument
+each remembers, never by name. An operator with a type that a Value cannot hold
+(Stream, Storage, Dimname, ...) gets no wrapper: `unboxable` says why.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from codegen.api import dispatcher
+from codegen.api import types as ct
+from codegen.model import defaults
+from codegen.model.entry import NativeFunction
+from codegen.model.schema import Argument, Return
+from codegen.model.types import BaseType, ListType, OptionalType, Type
+
+# Schema base types a Value holds, and their TypeSchema::Kind.
+_KINDS = {
+    "Tensor": "Tensor", "int": "Int", "SymInt": "Int", "float": "Float", "bool": "Bool",
+    "str": "Str", "Scalar": "Scalar", "ScalarType": "ScalarType", "Layout": "Layout",
+    "Device": "Device", "MemoryFormat": "MemoryFormat", "Generator": "Generator",
+    "DeviceIndex": "Int", "SymBool": "Bool",
+}
+# Converters of runtime/unboxing.h for a base type (Tensor and lists apart).
+_CONVERTERS = {
+    "int": "integer", "SymInt": "integer", "DeviceIndex": "integer", "SymBool": "boolean", "float": "floating", "bool": "boolean", "str": "string",
+    "Scalar": "scalar", "ScalarType": "scalar_type", "Layout": "layout", "Device": "device",
+    "MemoryFormat": "memory_format", "Generator": "generator",
+}
+_UNBOX = "::sops::unbox::"
+
+
+class NotBoxable(Exception):
+    """An argument or return that a Value cannot hold, or a default it cannot give."""
+
+
+@dataclass(frozen=True)
+class TypeData:
+    """A runtime TypeSchema initializer."""
+
+    kind: str
+    elem_optional: bool
+    is_list: bool
+    size: int
+    optional: bool
+    text: str
+
+    def cpp(self) -> str:
+        b = lambda x: "true" if x else "false"  # noqa: E731
+        return (f"{{K::{self.kind}, {b(self.elem_optional)}, {b(self.is_list)}, {self.size}, "
+                f"{b(self.optional)}, \"{self.text}\"}}")
+
+
+def type_data(t: Type) -> TypeData:
+    text = str(t)
+    optional = isinstance(t, OptionalType)
+    if optional:
+        t = t.elem
+    is_list, size = isinstance(t, ListType), 0
+    if is_list:
+        size = t.size or 0
+        t = t.elem
+    elem_optional = isinstance(t, OptionalType)
+    if elem_optional:
+        t = t.elem
+    kind = _KINDS.get(t.name, "Other") if isinstance(t, BaseType) else "Other"
+    return TypeData(kind, elem_optional, is_list, size, optional, text)
+
+
+def convert(a: Argument, cpp_type: ct.CType, value: str) -> str:
+    """The C++ expression that turns the Value `value` into argument `a` of type cpp_type."""
+    t = a.type
+    optional = isinstance(t, OptionalType)
+    inner = t.elem if optional else t
+    if isinstance(inner, BaseType) and inner.name == "Tensor":
+        if optional:
+            return f"{_UNBOX}optional_tensor({value})"
+        mutable = isinstance(cpp_type, ct.MutRefCType)
+        return f"{_UNBOX}{'mutable_tensor' if mutable else 'tensor'}({value})"
+    if isinstance(inner, ListType):
+        return _convert_list(inner, optional, value)
+    if isinstance(inner, BaseType) and inner.name in _CONVERTERS:
+        fn = _UNBOX + _CONVERTERS[inner.name]
+        return f"{_UNBOX}optional({value}, {fn})" if optional else f"{fn}({value})"
+    raise NotBoxable(f"argument `{a.name}` has type `{t}`, which a boxed value cannot hold")
+
+
+def _convert_list(t: ListType, optional: bool, value: str) -> str:
+    elem = str(t.elem)
+    size = t.size or 0
+    if elem in ("int", "SymInt"):
+        return f"{_UNBOX}optional_int_list({value}, {size})" if optional else f"{_UNBOX}int_list({value}, {size})"
+    if elem == "float":
+        return f"{_UNBOX}optional_double_list({value})" if optional else f"{_UNBOX}double_list({value})"
+    if not optional:
+        if elem == "Tensor":
+            return f"{_UNBOX}tensor_list({value})"
+        if elem == "Tensor?":
+            return f"{_UNBOX}optional_tensor_list({value})"
+        if elem == "Scalar":
+            return f"{_UNBOX}scalar_list({value})"
+        if elem == "bool" and size:
+            return f"{_UNBOX}bool_array<{size}>({value})"
+    raise NotBoxable(f"type `{t}{'?' if optional else ''}` cannot be unboxed")
+
+
+def check_return(r: Return) -> None:
+    t = r.type
+    if isinstance(t, OptionalType):
+        t = t.elem
+    if isinstance(t, ListType):
+        t = t.elem
+    if not (isinstance(t, BaseType) and t.name in _KINDS and t.name != "Generator"):
+        raise NotBoxable(f"return type `{r.type}` cannot be boxed")
+
+
+# ---------------------------------------------------------------------------------------
+# Defaults as DefaultValue initializers (runtime/operator_registry.h).
+
+def _double_literal(text: str) -> str:
+    value = float(text)
+    if math.isinf(value):
+        return ("-" if value < 0 else "") + "::std::numeric_limits<double>::infinity()"
+    if math.isnan(value):
+        return "::std::numeric_limits<double>::quiet_NaN()"
+    return repr(value)
+
+
+def _int_literal(text: str) -> str:
+    value = int(text)
+    return "(-9223372036854775807 - 1)" if value == -2**63 else str(value)
+
+
+def default_value(a: Argument, constant: str) -> tuple[str, str | None]:
+    """(DefaultValue initializer, definition of a list constant named `constant` or None)."""
+    d, t = a.default, a.type
+    if d == "None":
+        return "D::none()", None
+    if isinstance(t, OptionalType):
+        t = t.elem
+    if isinstance(t, ListType):
+        return _default_list(t, d, constant)
+    name = t.base_name()
+    if d in ("True", "False") and name in ("bool", "Scalar"):
+        return f"D::of_bool({d.lower()})", None
+    if name in ("int", "SymInt") and d in defaults.REDUCTIONS:
+        return f"D::of_int(::sops::{defaults.REDUCTIONS[d]})", None
+    if name in ("int", "SymInt", "Scalar") and defaults.INT_RE.match(d):
+        return f"D::of_int({_int_literal(d)})", None
+    if name in ("float", "Scalar"):
+        return f"D::of_double({_double_literal(d)})", None
+    if name == "str" and len(d) >= 2 and d[0] in "'\"":
+        return f"D::of_string({_cpp_string(d[1:-1])})", None
+    if name == "ScalarType" and d in defaults.SCALAR_TYPES:
+        return f"D::of(::sops::ScalarType::{defaults.SCALAR_TYPES[d]})", None
+    if name == "Layout" and d in defaults.LAYOUTS:
+        return f"D::of(::sops::Layout::{defaults.LAYOUTS[d]})", None
+    if name == "MemoryFormat" and d in defaults.MEMORY_FORMATS:
+        return f"D::of(::sops::MemoryFormat::{defaults.MEMORY_FORMATS[d]})", None
+    if name == "Device" and len(d) >= 2 and d[0] in "'\"":
+        kind, _, index = d[1:-1].partition(":")
+        device_type = {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta"}[kind]
+        return f"D::of(::sops::Device(::sops::DeviceType::{device_type}, {index or -1}))", None
+    raise NotBoxable(f"the default `{d}` of argument `{a.name}` cannot be boxed")
+
+
+def _default_list(t: ListType, d: str, constant: str) -> tuple[str, str | None]:
+    items = [x.strip() for x in d[1:-1].split(",") if x.strip()] if d.startswith("[") else [d] * (t.size or 1)
+    elem = str(t.elem)
+    if elem in ("int", "SymInt"):
+        cpp_type, factory, values = "int64_t", "of_ints", [_int_literal(x) for x in items]
+    elif elem == "float":
+        cpp_type, factory, values = "double", "of_doubles", [_double_literal(x) for x in items]
+    elif elem == "bool":
+        cpp_type, factory, values = "bool", "of_bools", [x.lower() for x in items]
+    else:
+        raise NotBoxable(f"the default `{d}` of a `{t}` argument cannot be boxed")
+    if not values:
+        return f"D::{factory}(nullptr, 0)", None
+    return (f"D::{factory}({constant}, {len(values)})",
+            f"constexpr {cpp_type} {constant}[] = {{{', '.join(values)}}};")
+
+
+def _cpp_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# ---------------------------------------------------------------------------------------
+# One operator.
+
+@dataclass(frozen=True)
+class ArgumentData:
+    name: str
+    type: TypeData
+    alias: str
+    kwarg_only: bool
+    is_out: bool
+    default: str | None  # DefaultValue initializer
+    default_text: str
+
+    def cpp(self) -> str:
+        b = lambda x: "true" if x else "false"  # noqa: E731
+        return (f"{{\"{self.name}\", {self.type.cpp()}, \"{self.alias}\", {b(self.kwarg_only)}, "
+                f"{b(self.is_out)}, {b(self.default is not None)}, {self.default or '{}'}, "
+                f"{_cpp_string(self.default_text)}}}")
+
+
+@dataclass(frozen=True)
+class ReturnData:
+    name: str
+    type: TypeData
+    alias: str
+
+    def cpp(self) -> str:
+        return f"{{\"{self.name}\", {self.type.cpp()}, \"{self.alias}\"}}"
+
+
+@dataclass(frozen=True)
+class UnboxedOperator:
+    """One operator's boxed kernel and its schema, as the templates write them."""
+
+    full_name: str  # "aten::add.Tensor"
+    namespace: str
+    name: str
+    overload: str
+    schema: str  # the schema's text, for comments
+    function: str  # the wrapper's C++ name, in <ns>::unboxing
+    n_arguments: int
+    callee: str  # the dispatcher-API function
+    call_arguments: tuple[str, ...]  # its arguments, from the values `args[i]`
+    returns_void: bool
+    arguments: tuple[ArgumentData, ...]
+    returns: tuple[ReturnData, ...]
+    constants: tuple[str, ...]  # definitions of default lists
+
+
+@functools.lru_cache(maxsize=None)
+def unboxed_operator(f: NativeFunction, namespace: str) -> UnboxedOperator:
+    """f's boxed kernel and schema data; NotBoxable if a Value cannot carry one of its types."""
+    func = f.func
+    flat = func.arguments.flat_all
+    position = {id(a): i for i, a in enumerate(flat)}
+    c = dispatcher.cpp_functions(f)[-1]  # `name_outf` for out= functions: every argument, in kernel order
+    args = tuple(convert(b.argument, b.type, f"args[{position[id(b.argument)]}]") for b in c.bindings)
+    for r in func.returns:
+        check_return(r)
+    function = func.name.unambiguous_name()
+    kwarg = {id(a) for a in func.arguments.kwarg_only + func.arguments.out}
+    outs = {id(a) for a in func.arguments.out}
+    arguments, constants = [], []
+    for a in flat:
+        default, constant = (None, None) if a.default is None else \
+            default_value(a, f"k_{function}_{a.name}_default")
+        if constant:
+            constants.append(constant)
+        arguments.append(ArgumentData(a.name, type_data(a.type), str(a.annotation or ""), id(a) in kwarg,
+                                      id(a) in outs, default, a.default or ""))
+    returns = tuple(ReturnData(r.name or "", type_data(r.type), str(r.annotation or "")) for r in func.returns)
+    ns = func.name.effective_namespace
+    name = str(func.name.name)
+    overload = func.name.overload_name
+    return UnboxedOperator(
+        full_name=f"{ns}::{name}" + (f".{overload}" if overload else ""),
+        namespace=ns, name=name, overload=overload, schema=str(func), function=function,
+        n_arguments=len(flat), callee=f"::{namespace}::{c.name}", call_arguments=args,
+        returns_void=not func.returns, arguments=tuple(arguments), returns=returns,
+        constants=tuple(constants))

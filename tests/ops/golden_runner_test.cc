@@ -1,0 +1,344 @@
+// Every golden case of every operator of //ops:aten_cpu, called through the boxed
+// registry by name: one generic runner instead of one loop per operator.
+//
+// For each case of tests/golden/data/*.golden (PyTorch's results, written by
+// tools/golden/make_golden.py) the runner
+//   - pushes the case's arguments as Values in the operator's schema order, calls
+//     `aten::<op>` through sops::OperatorRegistry and compares the result with PyTorch's
+//     (for out= and inplace operators: the out / self tensor, which must be returned);
+//   - runs it again on meta tensors (dtype and sizes only, no cpu memory touched);
+//   - for a functional case, derives the out= variant (an empty out of the result's
+//     dtype, resized by the op) and the inplace variant (where self already has the
+//     result's dtype and shape), found in the registry by their schemas.
+// A new operator needs no code here: its yaml entry, meta, kernel and golden table.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "aten_cpu/UnboxingFunctions.h"
+#include "runtime/operator_registry.h"
+#include "runtime/value.h"
+#include "tests/ops/op_test_util.h"
+
+namespace sops::optest {
+namespace {
+
+using golden::ArgKind;
+using golden::ExpectKind;
+using golden::GoldenArg;
+using golden::GoldenCase;
+
+const OperatorRegistry& registry() {
+  static OperatorRegistry* r = [] {
+    auto* registry = new OperatorRegistry();
+    aten::register_aten_cpu_kernels(*registry);
+    return registry;
+  }();
+  return *r;
+}
+
+std::string full_name(const std::string& op) { return "aten::" + op; }
+
+Value to_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema& s, Device device) {
+  switch (a.kind) {
+    case ArgKind::kTensor: return Value(to_tensor(a.tensor, device));
+    case ArgKind::kTensors: {
+      std::vector<Tensor> ts = to_tensors(a.tensors, device);
+      if (s.type.elem_optional) return Value(std::vector<std::optional<Tensor>>(ts.begin(), ts.end()));
+      return Value(std::move(ts));
+    }
+    case ArgKind::kScalar: return Value(to_scalar(a.scalar));
+    case ArgKind::kInt: return Value(a.int_value);
+    case ArgKind::kInts: return Value(a.ints);
+    case ArgKind::kFloat: return Value(a.float_value);
+    case ArgKind::kFloats: return Value(a.floats);
+    case ArgKind::kBool: return Value(a.bool_value);
+    case ArgKind::kDType: return Value(dtype_of(a.dtype));
+    case ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
+    case ArgKind::kNone:
+      // Factories make meta tensors when asked for the meta device.
+      if (device.is_meta() && s.type.kind == TypeSchema::Kind::Device) return Value(device);
+      return Value();
+  }
+  return Value();
+}
+
+// The case's arguments in schema order; trailing ones the case leaves out get defaults.
+Stack stack_of(const GoldenCase& c, const FunctionSchema& schema, Device device) {
+  Stack stack;
+  for (const ArgumentSchema& s : schema.arguments) {
+    const GoldenArg* a = c.find_arg(std::string(s.name));
+    if (a == nullptr) break;
+    stack.push_back(to_value(c, *a, s, device));
+  }
+  return stack;
+}
+
+// The argument a mutating operator writes and returns: its out= argument, or self.
+int64_t written_argument(const FunctionSchema& schema) {
+  for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
+    if (schema.arguments[i].is_write()) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+bool expects_error(const GoldenCase& c) { return c.is_error() || expects_unrepresentable(c); }
+std::string expected_error(const GoldenCase& c) { return c.is_error() ? c.expect.error : "int16"; }
+
+// PyTorch's error, raised by the operator (or, for a composite such as linear, by the
+// registered operator it failed in). On meta tensors an operator may also succeed: checks
+// of values, memory overlap and dtype support live in the kernels, which meta skips.
+::testing::AssertionResult throws_named_error(const RegisteredOperator& op, Stack stack,
+                                              const GoldenCase& c, bool meta = false) {
+  try {
+    op.call(stack);
+    if (meta) return ::testing::AssertionSuccess();
+  } catch (const Error& e) {
+    if (!error_matches(e.what(), expected_error(c))) {
+      return ::testing::AssertionFailure()
+             << "error \"" << e.what() << "\" does not contain \"" << expected_error(c) << "\"";
+    }
+    const std::string& named = e.op();
+    const bool inner = registry().find(named.find("::") == std::string::npos ? full_name(named) : named);
+    if (named != c.op && named != full_name(c.op) && !inner) {
+      return ::testing::AssertionFailure() << "error \"" << e.what() << "\" names operator '"
+                                           << named << "', expected '" << c.op << "'";
+    }
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "did not throw (expected \"" << expected_error(c) << "\")";
+}
+
+// The case as given, on cpu. Where PyTorch computes in a dtype sops lacks (int16, the
+// common dtype of int8 and uint8), sops may refuse with an error naming it or, when the
+// operator does not promote (copy_), give PyTorch's result.
+void run_as_given(const RegisteredOperator& op, const GoldenCase& c) {
+  const FunctionSchema& schema = op.schema();
+  Stack stack = stack_of(c, schema, kCPU);
+  if (c.is_error()) {
+    EXPECT_TRUE(throws_named_error(op, stack, c));
+    return;
+  }
+  if (expects_unrepresentable(c)) {
+    try {
+      Stack attempt = stack_of(c, schema, kCPU);
+      op.call(attempt);
+    } catch (const Error&) {
+      EXPECT_TRUE(throws_named_error(op, stack, c));
+      return;
+    }
+  }
+  const int64_t written = written_argument(schema);
+  const Tensor target = written >= 0 ? stack[written].to_tensor() : Tensor();
+  const Tensor self = c.find_arg("self") != nullptr && c.arg("self").kind == ArgKind::kTensor
+                          ? stack[0].to_tensor() : Tensor();
+  op.call(stack);
+  ASSERT_EQ(stack.size(), schema.returns.size());
+  if (written >= 0) {
+    // out= and inplace: the written tensor holds PyTorch's result and is the one returned.
+    EXPECT_TRUE(matches(target, c, /*check_strides=*/true));
+    if (!stack.empty()) EXPECT_TRUE(stack[0].to_tensor().is_same(target));
+    return;
+  }
+  const Tensor& result = stack[0].to_tensor();
+  EXPECT_TRUE(matches(result, c));
+  if (c.expect.kind == ExpectKind::kView) {
+    EXPECT_TRUE(result.is_alias_of(self)) << c.where() << ": expected a view of self";
+    EXPECT_EQ(result.strides(), IntArrayRef(c.expect.strides));
+    EXPECT_EQ(result.storage_offset(), c.expect.offset);
+  } else if (self.defined()) {
+    EXPECT_FALSE(result.is_alias_of(self)) << c.where() << ": a functional result aliases self";
+  }
+}
+
+// The case on meta tensors: the same dtype and sizes (or the same error), no cpu memory.
+void run_on_meta(const RegisteredOperator& op, const GoldenCase& c) {
+  const FunctionSchema& schema = op.schema();
+  Stack stack = stack_of(c, schema, kMeta);
+  NoCpuAllocations no_cpu;
+  if (expects_error(c)) {
+    EXPECT_TRUE(throws_named_error(op, stack, c, /*meta=*/true)) << "(on meta tensors)";
+    return;
+  }
+  const int64_t written = written_argument(schema);
+  const Tensor target = written >= 0 ? stack[written].to_tensor() : Tensor();
+  op.call(stack);
+  EXPECT_TRUE(matches_meta(written >= 0 ? target : stack[0].to_tensor(), c));
+}
+
+// Whether `variant` takes `functional`'s arguments (the TensorOptions of a factory, which
+// an out= tensor carries, excepted) and then one out= argument.
+bool is_out_variant_of(const FunctionSchema& variant, const FunctionSchema& functional) {
+  const std::size_t n = variant.arguments.size();
+  if (n == 0 || !variant.arguments[n - 1].is_out || variant.returns.size() != 1) return false;
+  std::size_t j = 0;
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    const ArgumentSchema& a = variant.arguments[i];
+    while (j < functional.arguments.size() && functional.arguments[j].name != a.name) {
+      const std::string_view skipped = functional.arguments[j].name;
+      if (skipped != "dtype" && skipped != "layout" && skipped != "device" && skipped != "pin_memory") {
+        return false;
+      }
+      ++j;
+    }
+    if (j == functional.arguments.size() || functional.arguments[j].type.text != a.type.text) return false;
+    ++j;
+  }
+  return true;
+}
+
+const RegisteredOperator* out_variant(const FunctionSchema& functional) {
+  for (std::string_view candidate : registry().operator_names()) {
+    const RegisteredOperator* op = registry().find(candidate);
+    const FunctionSchema& s = op->schema();
+    if (s.ns == functional.ns && s.name == functional.name && is_out_variant_of(s, functional)) {
+      return op;
+    }
+  }
+  return nullptr;
+}
+
+// `name_.overload` (for a functional schema) or `name.overload` (for an inplace one)
+// with the same arguments.
+const RegisteredOperator* sibling(const FunctionSchema& schema, std::string_view name) {
+  std::string full = std::string(schema.ns) + "::" + std::string(name);
+  if (!schema.overload.empty()) full += "." + std::string(schema.overload);
+  const RegisteredOperator* op = registry().find(full);
+  if (op == nullptr || op->schema().arguments.size() != schema.arguments.size()) return nullptr;
+  return op;
+}
+
+const RegisteredOperator* inplace_variant(const FunctionSchema& functional) {
+  return sibling(functional, std::string(functional.name) + "_");
+}
+
+const RegisteredOperator* functional_variant(const FunctionSchema& inplace) {
+  const std::string_view name = inplace.name;
+  if (name.empty() || name.back() != '_') return nullptr;
+  return sibling(inplace, name.substr(0, name.size() - 1));
+}
+
+// The variants a case also checks: for a functional case, out= (an empty out of the
+// result's dtype) and inplace (where self already has the result's dtype and shape); for
+// an inplace case, the functional variant and its out=.
+bool checks_variants(const RegisteredOperator& op, const GoldenCase& c) {
+  return !expects_error(c) && c.expect.kind == ExpectKind::kTensor && c.expect.values_checked &&
+         op.schema().returns.size() == 1;
+}
+
+// Whether every tensor argument has the result's dtype (no promotion to tell apart).
+bool same_dtypes(const GoldenCase& c) {
+  for (const GoldenArg& a : c.args) {
+    if (a.kind == ArgKind::kTensor && a.tensor.dtype != c.expect.dtype) return false;
+  }
+  return true;
+}
+
+const RegisteredOperator* derived_functional(const RegisteredOperator& op, const GoldenCase& c) {
+  const int64_t written = written_argument(op.schema());
+  if (!checks_variants(op, c) || written != 0 || op.schema().arguments[0].is_out || !same_dtypes(c)) {
+    return nullptr;
+  }
+  return functional_variant(op.schema());
+}
+
+const RegisteredOperator* derived_out(const RegisteredOperator& functional, const GoldenCase& c) {
+  if (!checks_variants(functional, c) || written_argument(functional.schema()) >= 0) return nullptr;
+  return out_variant(functional.schema());
+}
+
+const RegisteredOperator* derived_inplace(const RegisteredOperator& functional, const GoldenCase& c) {
+  const GoldenArg* self = c.find_arg("self");
+  if (!checks_variants(functional, c) || written_argument(functional.schema()) >= 0 ||
+      self == nullptr || self->kind != ArgKind::kTensor || self->tensor.sizes != c.expect.sizes ||
+      self->tensor.dtype != c.expect.dtype) {
+    return nullptr;
+  }
+  return inplace_variant(functional.schema());
+}
+
+// Every operator a case checks: its own and the derived variants.
+std::vector<const RegisteredOperator*> derived_variants(const RegisteredOperator& op, const GoldenCase& c) {
+  std::vector<const RegisteredOperator*> ops;
+  const RegisteredOperator* functional = derived_functional(op, c);
+  if (functional != nullptr) ops.push_back(functional);
+  const RegisteredOperator& base = functional != nullptr ? *functional : op;
+  if (const RegisteredOperator* out = derived_out(base, c)) ops.push_back(out);
+  if (functional == nullptr) {
+    if (const RegisteredOperator* inplace = derived_inplace(op, c)) ops.push_back(inplace);
+  }
+  return ops;
+}
+
+void run_variant(const RegisteredOperator& variant, const GoldenCase& c) {
+  SCOPED_TRACE("derived " + std::string(variant.name()));
+  const FunctionSchema& schema = variant.schema();
+  Stack stack = stack_of(c, schema, kCPU);
+  const int64_t written = written_argument(schema);
+  Tensor target;
+  if (written < 0) {  // functional: self is left alone
+    const Tensor self = stack[0].to_tensor();
+    const Tensor before = clone(self);
+    variant.call(stack);
+    EXPECT_TRUE(matches(stack.at(0).to_tensor(), c));
+    EXPECT_TRUE(same_result(self, before)) << "the functional variant changed self";
+    return;
+  }
+  if (schema.arguments[written].is_out) {
+    target = sops::empty({0}, dtype_of(c.expect.dtype));
+    stack.emplace_back(target);
+  } else {
+    target = clone(stack[0].to_tensor());  // contiguous: an expanded self cannot be written
+    stack[0] = Value(target);
+  }
+  variant.call(stack);
+  EXPECT_TRUE(matches(target, c));
+  EXPECT_TRUE(stack.at(0).to_tensor().is_same(target));
+}
+
+class GoldenRunnerTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenRunnerTest, EveryCaseThroughTheBoxedRegistry) {
+  const std::vector<GoldenCase> cases = golden::load_golden(golden::golden_data_path(GetParam()));
+  ASSERT_FALSE(cases.empty());
+  for (const GoldenCase& c : cases) {
+    SCOPED_TRACE(c.where());
+    const RegisteredOperator* op = registry().find(full_name(c.op));
+    ASSERT_NE(op, nullptr) << "the golden data has operator " << c.op
+                           << ", which //ops:aten_cpu does not register";
+    run_as_given(*op, c);
+    run_on_meta(*op, c);
+    for (const RegisteredOperator* variant : derived_variants(*op, c)) run_variant(*variant, c);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllGoldenFiles, GoldenRunnerTest,
+                         ::testing::ValuesIn(golden::golden_file_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param.substr(0, info.param.find('.'));
+                         });
+
+TEST(GoldenRunnerCoverage, EveryOperatorOfTheLibraryHasGoldenCases) {
+  std::set<std::string> covered;
+  for (const std::string& file : golden::golden_file_names()) {
+    for (const GoldenCase& c : golden::load_golden(golden::golden_data_path(file))) {
+      const RegisteredOperator* op = registry().find(full_name(c.op));
+      if (op == nullptr) continue;  // reported by the runner
+      covered.insert(std::string(op->name()));
+      for (const RegisteredOperator* variant : derived_variants(*op, c)) {
+        covered.insert(std::string(variant->name()));
+      }
+    }
+  }
+  std::vector<std::string> missing;
+  for (std::string_view name : registry().operator_names()) {
+    if (covered.count(std::string(name)) == 0) missing.emplace_back(name);
+  }
+  EXPECT_TRUE(missing.empty()) << "operators without golden cases (add them to a table of "
+                                  "tools/golden/families/): "
+                               << ::testing::PrintToString(missing);
+}
+
+}  // namespace
+}  // namespace sops::optest
