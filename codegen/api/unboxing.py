@@ -60,12 +60,16 @@ class TypeData:
     optional: bool
     text: str
 
-    def cpp(self) -> str:
-        b = lambda x: "true" if x else "false"  # noqa: E731
-        return (f"{{K::{self.kind}, {b(self.elem_optional)}, {b(self.is_list)}, {self.size}, "
-                f"{b(self.optional)}, \"{self.text}\"}}")
+    @functools.cached_property
+    def cpp(self) -> str:  # noqa: D102 (computed once per type)
+        return (f"{{K::{self.kind}, {_BOOL[self.elem_optional]}, {_BOOL[self.is_list]}, {self.size}, "
+                f"{_BOOL[self.optional]}, \"{self.text}\"}}")
 
 
+_BOOL = {False: "false", True: "true"}
+
+
+@functools.lru_cache(maxsize=None)
 def type_data(t: Type) -> TypeData:
     text = str(t)
     optional = isinstance(t, OptionalType)
@@ -203,31 +207,24 @@ def _cpp_string(text: str) -> str:
 # ---------------------------------------------------------------------------------------
 # One operator.
 
-@dataclass(frozen=True)
-class ArgumentData:
-    name: str
-    type: TypeData
-    alias: str
-    kwarg_only: bool
-    is_out: bool
-    default: str | None  # DefaultValue initializer
-    default_text: str
-
-    def cpp(self) -> str:
-        b = lambda x: "true" if x else "false"  # noqa: E731
-        return (f"{{\"{self.name}\", {self.type.cpp()}, \"{self.alias}\", {b(self.kwarg_only)}, "
-                f"{b(self.is_out)}, {b(self.default is not None)}, {self.default or '{}'}, "
-                f"{_cpp_string(self.default_text)}}}")
+_FUNCTION = "{function}"  # stands for the operator's C++ name in a cached argument line
 
 
-@dataclass(frozen=True)
-class ReturnData:
-    name: str
-    type: TypeData
-    alias: str
+@functools.lru_cache(maxsize=None)
+def _argument_line(a: Argument, kwarg_only: bool, is_out: bool) -> tuple[str, str | None]:
+    """(an ArgumentSchema initializer, the definition of its default list or None); a
+    list default's constant is named after the operator: `_FUNCTION` is replaced."""
+    default, constant = (None, None) if a.default is None else \
+        default_value(a, f"k_{_FUNCTION}_{a.name}_default")
+    line = (f"{{\"{a.name}\", {type_data(a.type).cpp}, \"{a.annotation or ''}\", {_BOOL[kwarg_only]}, "
+            f"{_BOOL[is_out]}, {_BOOL[default is not None]}, {default or '{}'}, {_cpp_string(a.default or '')}}}")
+    return line, constant
 
-    def cpp(self) -> str:
-        return f"{{\"{self.name}\", {self.type.cpp()}, \"{self.alias}\"}}"
+
+@functools.lru_cache(maxsize=None)
+def _return_line(r: Return) -> str:
+    check_return(r)
+    return f"{{\"{r.name or ''}\", {type_data(r.type).cpp}, \"{r.annotation or ''}\"}}"
 
 
 @dataclass(frozen=True)
@@ -235,48 +232,47 @@ class UnboxedOperator:
     """One operator's boxed kernel and its schema, as the templates write them."""
 
     full_name: str  # "aten::add.Tensor"
-    namespace: str
-    name: str
-    overload: str
-    schema: str  # the schema's text, for comments
+    schema: str  # the schema's text
     function: str  # the wrapper's C++ name, in <ns>::unboxing
     n_arguments: int
     callee: str  # the dispatcher-API function
     call_arguments: tuple[str, ...]  # its arguments, from the values `args[i]`
     returns_void: bool
-    arguments: tuple[ArgumentData, ...]
-    returns: tuple[ReturnData, ...]
-    constants: tuple[str, ...]  # definitions of default lists
+    schema_data: str  # the C++ constants of its schema, `<function>_schema` among them
 
 
-@functools.lru_cache(maxsize=None)
 def unboxed_operator(f: NativeFunction, namespace: str) -> UnboxedOperator:
     """f's boxed kernel and schema data; NotBoxable if a Value cannot carry one of its types."""
     func = f.func
-    flat = func.arguments.flat_all
+    arguments = func.arguments
+    flat = arguments.flat_all
     position = {id(a): i for i, a in enumerate(flat)}
     c = dispatcher.cpp_functions(f)[-1]  # `name_outf` for out= functions: every argument, in kernel order
-    args = tuple(convert(b.argument, b.type, f"args[{position[id(b.argument)]}]") for b in c.bindings)
-    for r in func.returns:
-        check_return(r)
+    call = tuple(convert(b.argument, b.type, f"args[{position[id(b.argument)]}]") for b in c.bindings)
+    returns = [_return_line(r) for r in func.returns]
     function = func.name.unambiguous_name()
-    kwarg = {id(a) for a in func.arguments.kwarg_only + func.arguments.out}
-    outs = {id(a) for a in func.arguments.out}
-    arguments, constants = [], []
-    for a in flat:
-        default, constant = (None, None) if a.default is None else \
-            default_value(a, f"k_{function}_{a.name}_default")
-        if constant:
-            constants.append(constant)
-        arguments.append(ArgumentData(a.name, type_data(a.type), str(a.annotation or ""), id(a) in kwarg,
-                                      id(a) in outs, default, a.default or ""))
-    returns = tuple(ReturnData(r.name or "", type_data(r.type), str(r.annotation or "")) for r in func.returns)
+    n_positional, n_out = len(arguments.positional), len(arguments.out)
+    schema = str(func)
+    lines = [f"// {schema}"]
+    argument_lines = []
+    for i, a in enumerate(flat):
+        line, constant = _argument_line(a, i >= n_positional, i >= len(flat) - n_out)
+        if constant is not None:
+            lines.append(constant.replace(_FUNCTION, function))
+            line = line.replace(_FUNCTION, function)
+        argument_lines.append(f"    {line},")
+    if argument_lines:
+        lines += [f"constexpr ::sops::ArgumentSchema {function}_arguments[] = {{", *argument_lines, "};"]
+    if returns:
+        lines += [f"constexpr ::sops::ReturnSchema {function}_returns[] = {{",
+                  *(f"    {r}," for r in returns), "};"]
     ns = func.name.effective_namespace
     name = str(func.name.name)
     overload = func.name.overload_name
-    return UnboxedOperator(
-        full_name=f"{ns}::{name}" + (f".{overload}" if overload else ""),
-        namespace=ns, name=name, overload=overload, schema=str(func), function=function,
-        n_arguments=len(flat), callee=f"::{namespace}::{c.name}", call_arguments=args,
-        returns_void=not func.returns, arguments=tuple(arguments), returns=returns,
-        constants=tuple(constants))
+    full_name = f"{ns}::{name}" + (f".{overload}" if overload else "")
+    lines += [f"constexpr ::sops::FunctionSchema {function}_schema{{",
+              f"    {_cpp_string(full_name)}, {_cpp_string(ns)}, {_cpp_string(name)}, {_cpp_string(overload)},",
+              f"    {function + '_arguments' if flat else '{}'}, {function + '_returns' if returns else '{}'}}};"]
+    return UnboxedOperator(full_name=full_name, schema=schema, function=function, n_arguments=len(flat),
+                           callee=f"::{namespace}::{c.name}", call_arguments=call,
+                           returns_void=not func.returns, schema_data="\n".join(lines))

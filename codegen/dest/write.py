@@ -19,10 +19,12 @@ _TEMPORARY = ".partial"
 
 
 def _units(outputs: list[files.OutputFile]) -> list[list[files.OutputFile]]:
-    """The files, grouped by the context they render (Operators.h and .cpp, ...)."""
+    """The files, grouped by the context they render (Operators.h and .cpp, ...); the
+    unboxing files all in one group, as their contexts share one computation."""
     groups: dict[tuple, list[files.OutputFile]] = {}
     for o in outputs:
-        groups.setdefault((o.context, o.key, o.family, o.shard), []).append(o)
+        key = (o.context,) if o.context == "unboxing" else (o.context, o.key, o.family, o.shard)
+        groups.setdefault(key, []).append(o)
     return list(groups.values())
 
 
@@ -33,6 +35,8 @@ def _cost(lib, unit: list[files.OutputFile]) -> int:
         return sum(60 if w.kind == "structured" else 15 for w in lib.wrappers_for(files.family_keys(o.family), o.shard))
     if o.context == "static_functions":
         return 10 * sum(1 for w in lib.wrappers if w.key == o.key)
+    if o.context == "unboxing":
+        return 40 * len(lib.functions)
     per_function = {"functions": 20, "natives": 12, "operators": 10}.get(o.context, 1)
     return per_function * len(lib.functions)
 
