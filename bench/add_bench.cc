@@ -28,28 +28,14 @@ namespace {
 
 namespace ops = SOPS_BENCH_OPS_NS;
 using sops_bench::escape;
+using sops_bench::flag;
 using sops_bench::ns_per_call;
+using sops_bench::Variant;
 
 sops::Tensor filled(float value) {
   sops::Tensor t = sops::empty({1}, sops::TensorOptions());
   *t.data_ptr<float>() = value;
   return t;
-}
-
-struct Variant {
-  std::string name;
-  std::function<double(int64_t)> run;  // ns per call over that many calls
-  std::vector<double> samples;
-};
-
-int64_t flag(int argc, char** argv, const char* name, int64_t fallback) {
-  const std::size_t len = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, len) == 0 && argv[i][len] == '=') {
-      return std::strtoll(argv[i] + len + 1, nullptr, 10);
-    }
-  }
-  return fallback;
 }
 
 }  // namespace
@@ -94,30 +80,14 @@ int main(int argc, char** argv) {
                         });
                       }, {}});
 
-  for (Variant& v : variants) v.run(calls);  // warm-up: caches, allocators, lazy init
-  for (int64_t r = 0; r < rounds; ++r) {
-    for (Variant& v : variants) v.samples.push_back(v.run(calls));
-  }
+  sops_bench::run_rounds(variants, rounds, calls);
 
   std::printf("add, 1 element, float32, median of %lld rounds x %lld calls\n",
               static_cast<long long>(rounds), static_cast<long long>(calls));
 #ifndef __OPTIMIZE__
   std::printf("  (built without optimization: these numbers mean little; use -c opt)\n");
 #endif
-  std::size_t width = 0;
-  for (const Variant& v : variants) width = std::max(width, v.name.size());
-  const double base = baseline ? sops_bench::median(variants[0].samples) : 0.0;
-  for (std::size_t i = 0; i < variants.size(); ++i) {
-    const double m = sops_bench::median(variants[i].samples);
-    std::printf("  %-*s %8.1f ns", static_cast<int>(width), variants[i].name.c_str(), m);
-    if (!baseline) {
-      std::printf("\n");
-    } else if (i == 0) {
-      std::printf("   (baseline)\n");
-    } else {
-      std::printf("   %.2fx at::cpu::add\n", m / base);
-    }
-  }
+  sops_bench::print_medians(variants, baseline, "at::cpu::add");
   if (baseline) {
     std::printf("libtorch %s, same process\n", sops_bench::libtorch_version());
   } else {

@@ -44,7 +44,9 @@ namespace {
 
 namespace ops = SOPS_BENCH_OPS_NS;
 using sops_bench::escape;
+using sops_bench::flag;
 using sops_bench::ns_per_call;
+using sops_bench::Variant;
 
 // register_<lib>_kernels, e.g. sops::aten::register_aten_cpu_kernels.
 void register_library(sops::OperatorRegistry& registry) {
@@ -57,22 +59,6 @@ sops::Tensor filled(float value) {
   sops::Tensor t = sops::empty({1}, sops::TensorOptions());
   *t.data_ptr<float>() = value;
   return t;
-}
-
-struct Variant {
-  std::string name;
-  std::function<double(int64_t)> run;  // ns per call over that many calls
-  std::vector<double> samples;
-};
-
-int64_t flag(int argc, char** argv, const char* name, int64_t fallback) {
-  const std::size_t len = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, len) == 0 && argv[i][len] == '=') {
-      return std::strtoll(argv[i] + len + 1, nullptr, 10);
-    }
-  }
-  return fallback;
 }
 
 }  // namespace
@@ -150,54 +136,29 @@ int main(int argc, char** argv) {
   }
   // The same work a boxed caller does: refill the stack (two tensors, alpha), call,
   // leave the result on the stack until the next call clears it.
-  variants.push_back({"ours registry op->call(stack)", [&](int64_t n) {
-                        sops::Stack stack;
-                        stack.reserve(4);
-                        return ns_per_call(n, [&] {
-                          stack.clear();
-                          stack.emplace_back(a);
-                          stack.emplace_back(b);
-                          stack.emplace_back(1);
-                          op->call(stack);
-                          escape(&stack);
-                        });
-                      }, {}});
-  const sops::BoxedKernelFunction kernel = op->kernel();
-  variants.push_back({"ours op->kernel()(stack), no checks", [&](int64_t n) {
-                        sops::Stack stack;
-                        stack.reserve(4);
-                        return ns_per_call(n, [&] {
-                          stack.clear();
-                          stack.emplace_back(a);
-                          stack.emplace_back(b);
-                          stack.emplace_back(1);
-                          kernel(stack);
-                          escape(&stack);
-                        });
-                      }, {}});
-
-  for (Variant& v : variants) v.run(calls);  // warm-up: caches, allocators, lazy init
-  for (int64_t r = 0; r < rounds; ++r) {
-    for (Variant& v : variants) v.samples.push_back(v.run(calls));
-  }
+  auto boxed_add = [&](auto invoke) {
+    return [&, invoke](int64_t n) {
+      sops::Stack stack;
+      stack.reserve(4);
+      return ns_per_call(n, [&] {
+        stack.clear();
+        stack.emplace_back(a);
+        stack.emplace_back(b);
+        stack.emplace_back(1);
+        invoke(stack);
+        escape(&stack);
+      });
+    };
+  };
+  variants.push_back({"ours registry op->call(stack)",
+                      boxed_add([op](sops::Stack& stack) { op->call(stack); }), {}});
+  variants.push_back({"ours op->kernel()(stack), no checks", boxed_add(op->kernel()), {}});
+  sops_bench::run_rounds(variants, rounds, calls);
 
   std::printf("boxed aten::add.Tensor, 1 element, float32, alpha=1, median of %lld rounds x "
               "%lld calls\n",
               static_cast<long long>(rounds), static_cast<long long>(calls));
-  std::size_t width = 0;
-  for (const Variant& v : variants) width = std::max(width, v.name.size());
-  const double base = baseline ? sops_bench::median(variants[0].samples) : 0.0;
-  for (std::size_t i = 0; i < variants.size(); ++i) {
-    const double m = sops_bench::median(variants[i].samples);
-    std::printf("  %-*s %8.1f ns", static_cast<int>(width), variants[i].name.c_str(), m);
-    if (!baseline) {
-      std::printf("\n");
-    } else if (i == 0) {
-      std::printf("   (baseline)\n");
-    } else {
-      std::printf("   %.2fx libtorch boxed%s\n", m / base, i == 1 ? "  (goal <= 0.25x)" : "");
-    }
-  }
+  sops_bench::print_medians(variants, baseline, "libtorch boxed", "  (goal <= 0.25x)");
   if (baseline) {
     std::printf("libtorch %s, same process, 1 thread\n", sops_bench::libtorch_version());
   } else {

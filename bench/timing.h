@@ -1,4 +1,5 @@
-// Timing helpers shared by the benchmarks: ns per call of a loop, medians.
+// Timing helpers shared by the benchmarks: ns per call of a loop, medians, rounds of
+// interleaved variants and their report, command-line flags.
 // Header-only and free of both our runtime and libtorch, so each side's
 // translation unit times itself the same way.
 #pragma once
@@ -6,6 +7,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace sops_bench {
@@ -30,6 +36,53 @@ inline double median(std::vector<double> v) {
   const std::size_t n = v.size();
   if (n == 0) return 0.0;
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// `--name=N` of the command line, or `fallback`.
+inline int64_t flag(int argc, char** argv, const char* name, int64_t fallback) {
+  const std::size_t len = std::strlen(name);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], name, len) == 0 && argv[i][len] == '=') {
+      return std::strtoll(argv[i] + len + 1, nullptr, 10);
+    }
+  }
+  return fallback;
+}
+
+// One contender of a benchmark: ns per call over that many calls, and its samples.
+struct Variant {
+  std::string name;
+  std::function<double(int64_t)> run;
+  std::vector<double> samples;
+};
+
+// A warm-up call of each variant (caches, allocators, lazy init), then `rounds` rounds
+// of `calls` calls, the variants interleaved so that noise hits them alike.
+inline void run_rounds(std::vector<Variant>& variants, int64_t rounds, int64_t calls) {
+  for (Variant& v : variants) v.run(calls);
+  for (int64_t r = 0; r < rounds; ++r) {
+    for (Variant& v : variants) v.samples.push_back(v.run(calls));
+  }
+}
+
+// One line per variant: its median, and, when variants[0] is a baseline, the ratio to
+// it ("0.23x <versus>"), with `first_note` after the first ratio (e.g. a goal).
+inline void print_medians(const std::vector<Variant>& variants, bool baseline, const char* versus,
+                          const char* first_note = "") {
+  std::size_t width = 0;
+  for (const Variant& v : variants) width = std::max(width, v.name.size());
+  const double base = baseline ? median(variants[0].samples) : 0.0;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const double m = median(variants[i].samples);
+    std::printf("  %-*s %8.1f ns", static_cast<int>(width), variants[i].name.c_str(), m);
+    if (!baseline) {
+      std::printf("\n");
+    } else if (i == 0) {
+      std::printf("   (baseline)\n");
+    } else {
+      std::printf("   %.2fx %s%s\n", m / base, versus, i == 1 ? first_note : "");
+    }
+  }
 }
 
 }  // namespace sops_bench

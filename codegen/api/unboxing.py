@@ -61,7 +61,7 @@ class TypeData:
     text: str
 
     @functools.cached_property
-    def cpp(self) -> str:  # noqa: D102 (computed once per type)
+    def cpp(self) -> str:  # a TypeSchema initializer, computed once per type
         return (f"{{K::{self.kind}, {_BOOL[self.elem_optional]}, {_BOOL[self.is_list]}, {self.size}, "
                 f"{_BOOL[self.optional]}, \"{self.text}\"}}")
 

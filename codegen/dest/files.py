@@ -12,7 +12,7 @@ import functools
 import os
 from dataclasses import dataclass
 
-from codegen.api import dispatcher, native, structured, unboxing
+from codegen.api import dispatcher, native, structured
 from codegen.api.types import RUNTIME_TYPES, parameter_types
 from codegen.dest.library import (
     BACKEND_KEYS,
@@ -266,26 +266,8 @@ def register_context(lib: Library, out: OutputFile) -> dict:
                         else "registration.")}
 
 
-_BOXED: dict[int, tuple] = {}  # by id(lib): the three unboxing files share one computation
-
-
-def _boxed_operators(lib: Library) -> tuple[list[unboxing.UnboxedOperator], list[tuple[str, str]]]:
-    """(the operators that get a boxed kernel, (operator, why not) for the others), by name."""
-    cached = _BOXED.get(id(lib))
-    if cached is not None and cached[0] is lib:
-        return cached[1]
-    boxed, skipped = [], []
-    for f in sorted(lib.functions, key=lambda f: f.key):
-        try:
-            boxed.append(unboxing.unboxed_operator(f, lib.namespace))
-        except unboxing.NotBoxable as e:
-            skipped.append((f.key, str(e)))
-    _BOXED[id(lib)] = (lib, (boxed, skipped))
-    return boxed, skipped
-
-
 def unboxing_context(lib: Library, out: OutputFile) -> dict:
-    boxed, skipped = _boxed_operators(lib)
+    boxed, skipped = lib.boxed_operators
     if out.shard is not None:
         boxed = [op for op in boxed if lib.shard_of_name(op.full_name) == out.shard]
     return {"operators": boxed, "skipped": skipped, "shards": lib.shards, "shard": out.shard}

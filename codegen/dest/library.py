@@ -31,7 +31,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, field
 
-from codegen.api import dispatcher, native, structured
+from codegen.api import dispatcher, native, structured, unboxing
 from codegen.api.translate import Expr, translate
 from codegen.api.types import Binding
 from codegen.model.dispatch import (
@@ -247,12 +247,24 @@ class Library:
         key = group.key if group is not None else wrapper.op
         shard = self._shard_of_key.get(key)
         if shard is None:
-            shard = self._shard_of_key[key] = int(hashlib.sha1(key.encode()).hexdigest(), 16) % self.shards
+            shard = self._shard_of_key[key] = self.shard_of_name(key)
         return shard
 
     def shard_of_name(self, name: str) -> int:
         """A stable shard for an operator's name (sha1, not hash())."""
         return int(hashlib.sha1(name.encode()).hexdigest(), 16) % self.shards
+
+    @functools.cached_property
+    def boxed_operators(self) -> tuple[list[unboxing.UnboxedOperator], list[tuple[str, str]]]:
+        """(the operators that get a boxed kernel, (operator, why not) for the others), by
+        name; computed once for the three unboxing files."""
+        boxed, skipped = [], []
+        for f in sorted(self.functions, key=lambda f: f.key):
+            try:
+                boxed.append(unboxing.unboxed_operator(f, self.namespace))
+            except unboxing.NotBoxable as e:
+                skipped.append((f.key, str(e)))
+        return boxed, skipped
 
     def wrappers_for(self, keys: tuple[str, ...], shard: int) -> list[Wrapper]:
         if self._by_key_and_shard is None:  # once the wrappers are all there

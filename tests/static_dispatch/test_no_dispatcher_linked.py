@@ -14,6 +14,8 @@ import pytest
 BINARIES = {
     "aten_static_test": os.environ["ATEN_STATIC_TEST"],
     "two_backends_test": os.environ["TWO_BACKENDS_TEST"],
+    # An interpreter's build: the boxed registry over statically dispatched operators.
+    "golden_runner_static_test": os.environ["GOLDEN_RUNNER_STATIC_TEST"],
 }
 FORBIDDEN = ("sops::Dispatcher", "sops::RegisterKernel", "sops::RegisterOperator", "sops::RegisterFallthrough",
              "sops::TypedOperatorHandle", "sops::OperatorHandle")
@@ -25,12 +27,16 @@ EXPECTED = {
                          "sops::aten::compositeexplicitautograd::relu_out(", "sops::throw_no_kernel("),
     "two_backends_test": ("two::ops::add(", "two::ops::cpu::add(", "two::ops::cuda::add(",
                           "two::ops::compositeexplicitautograd::scale(", "two::ops::common::mul("),
+    "golden_runner_static_test": ("sops::OperatorRegistry::register_kernels(",
+                                  "sops::aten::register_aten_cpu_kernels(", "sops::aten::unboxing::add_Tensor(",
+                                  "sops::aten::add(", "sops::aten::cpu::add("),
 }
 # The wrappers themselves (file-local functions: an optimized build may inline them).
 WRAPPERS = {
     "aten_static_test": ("wrapper_CPU_add_Tensor(", "wrapper_Meta_add_Tensor(",
                          "wrapper_CompositeImplicitAutograd_linear("),
     "two_backends_test": ("wrapper_CPU_add_Tensor(", "wrapper_CUDA_add_Tensor(", "wrapper_Common_mul_Tensor("),
+    "golden_runner_static_test": ("wrapper_CPU_add_Tensor(",),
 }
 
 
