@@ -1,0 +1,177 @@
+#include "runtime/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/error.h"
+
+namespace sops {
+namespace {
+
+thread_local bool t_in_parallel_region = false;
+
+int default_num_threads() {
+  if (const char* env = std::getenv("SOPS_NUM_THREADS")) {
+    const int n = std::atoi(env);
+    if (n >= 1) return n;
+  }
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+std::atomic<int>& num_threads_setting() {
+  static std::atomic<int> n{default_num_threads()};
+  return n;
+}
+
+// One parallel_for in flight: its chunks are claimed by index.
+struct Job {
+  int64_t begin = 0;
+  int64_t end = 0;
+  int64_t chunk = 1;
+  int64_t nchunks = 0;
+  FunctionRef<void(int64_t, int64_t)>* f = nullptr;
+  std::atomic<int64_t> next{0};
+  // Guarded by the pool's mutex: chunks finished, and workers holding this job.
+  int64_t done = 0;
+  int users = 0;
+  std::mutex error_mutex;
+  std::exception_ptr error;
+
+  // Runs chunks until none is left; returns how many this thread ran.
+  int64_t work() {
+    int64_t ran = 0;
+    for (int64_t c = next.fetch_add(1); c < nchunks; c = next.fetch_add(1)) {
+      const int64_t b = begin + c * chunk;
+      const int64_t e = std::min(end, b + chunk);
+      try {
+        (*f)(b, e);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+      ++ran;
+    }
+    return ran;
+  }
+};
+
+// Workers sleep on `wake` until `generation` moves, then help with `job`. The calling
+// thread of parallel_run is the pool's extra member: a pool of n threads has n - 1
+// workers.
+class ThreadPool {
+ public:
+  static ThreadPool& get() {
+    static ThreadPool* pool = new ThreadPool();  // never destroyed: workers may outlive exit
+    return *pool;
+  }
+
+  void run(Job& job, int threads) {
+    std::lock_guard<std::mutex> one_job(run_mutex_);
+    resize(threads - 1);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &job;
+      ++generation_;
+    }
+    wake_.notify_all();
+    t_in_parallel_region = true;
+    const int64_t ran = job.work();
+    t_in_parallel_region = false;
+    std::unique_lock<std::mutex> lock(mutex_);
+    job.done += ran;
+    // No worker may still hold the job when it goes out of scope.
+    finished_.wait(lock, [&] { return job.done == job.nchunks && job.users == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void resize(int workers) {
+    if (static_cast<int>(threads_.size()) == workers) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+    stop_ = false;
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { loop(); });
+  }
+
+  void loop() {
+    t_in_parallel_region = true;
+    uint64_t seen = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      seen = generation_;
+    }
+    while (true) {
+      Job* job = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        job = job_;
+        if (job == nullptr) continue;
+        ++job->users;
+      }
+      const int64_t ran = job->work();
+      std::lock_guard<std::mutex> lock(mutex_);
+      job->done += ran;
+      if (--job->users == 0 && job->done == job->nchunks) finished_.notify_all();
+    }
+  }
+
+  std::mutex run_mutex_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable finished_;
+  std::vector<std::thread> threads_;
+  Job* job_ = nullptr;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+int get_num_threads() { return num_threads_setting().load(std::memory_order_relaxed); }
+
+void set_num_threads(int n) {
+  SOPS_CHECK(n >= 1, "set_num_threads: expected a positive number of threads, got ", n);
+  num_threads_setting().store(n, std::memory_order_relaxed);
+}
+
+bool in_parallel_region() { return t_in_parallel_region; }
+
+namespace detail {
+
+void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
+                  FunctionRef<void(int64_t, int64_t)> f) {
+  const int threads = get_num_threads();
+  const int64_t range = end - begin;
+  const int64_t grain = std::max<int64_t>(grain_size, 1);
+  Job job;
+  job.nchunks = std::min<int64_t>(threads, (range + grain - 1) / grain);
+  job.chunk = (range + job.nchunks - 1) / job.nchunks;
+  job.nchunks = (range + job.chunk - 1) / job.chunk;
+  job.begin = begin;
+  job.end = end;
+  job.f = &f;
+  if (job.nchunks <= 1) {
+    f(begin, end);
+    return;
+  }
+  ThreadPool::get().run(job, threads);
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+}  // namespace detail
+}  // namespace sops
