@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+
+#include "bench/workloads.h"
 
 namespace sops_bench {
 
@@ -21,5 +24,11 @@ double libtorch_add_ns(int64_t calls);
 // refilled each call with two 1-element float32 CPU tensors and alpha=1. Sets
 // libtorch's intra-op threads to 1 (at::set_num_threads(1)) and checks the sum once.
 double libtorch_boxed_add_ns(int64_t calls);
+
+// The kernel benchmark's workload `name` (bench/workloads.h) on libtorch; run is empty
+// for a name it does not know or without libtorch.
+Prepared libtorch_workload(const std::string& name);
+// at::set_num_threads.
+void libtorch_set_num_threads(int n);
 
 }  // namespace sops_bench

@@ -12,5 +12,7 @@ const char* libtorch_version() {
 double libtorch_cpu_add_ns(int64_t) { return -1; }
 double libtorch_add_ns(int64_t) { return -1; }
 double libtorch_boxed_add_ns(int64_t) { return -1; }
+Prepared libtorch_workload(const std::string&) { return {}; }
+void libtorch_set_num_threads(int) {}
 
 }  // namespace sops_bench

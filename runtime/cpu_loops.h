@@ -7,6 +7,13 @@
 // tight loop when contiguous); otherwise each input is converted from its dtype to
 // the argument type as it is read, and the result to the output's dtype as it is
 // written. Inputs broadcast along the loop have stride 0 and are re-read.
+//
+// Speed: the common runs (every operand of the lambda's type, the output and each input
+// unit-stride, or an input broadcast with stride 0) go through a loop compiled twice,
+// for the build's target and for AVX2+FMA, where the compiler vectorizes the inlined
+// lambda (runtime/cpu_capability.h); keep lambdas branch-free expressions of their
+// arguments (`x < 0 ? 0 : x`, not `if`) so they vectorize. Iterations of at least
+// kGrainSize elements are split over sops::parallel_for.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +21,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "runtime/cpu_capability.h"
 #include "runtime/element_cast.h"
 #include "runtime/error.h"
+#include "runtime/parallel.h"
 #include "runtime/scalar_type.h"
 #include "runtime/tensor_iterator.h"
 
@@ -40,19 +49,71 @@ namespace detail {
 template <typename Traits, std::size_t I>
 using arg_t = std::tuple_element_t<I, typename Traits::arg_types>;
 
+// The unit-stride run: output and inputs contiguous, except the inputs whose bit is set
+// in kBroadcast, which have stride 0 (one value for the whole run).
+template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
+SOPS_ALWAYS_INLINE void unit_stride_body(char** data, int64_t n, Op& op,
+                                         std::index_sequence<I...>) {
+  using R = typename Traits::result_type;
+  R* out = reinterpret_cast<R*>(data[0]);
+  const std::tuple<const arg_t<Traits, I>*...> in{
+      reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1])...};
+  for (int64_t k = 0; k < n; ++k) {
+    out[k] = op(std::get<I>(in)[((kBroadcast >> I) & 1u) != 0 ? 0 : k]...);
+  }
+}
+
+template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
+SOPS_KERNEL_BASE void unit_stride_base(char** data, int64_t n, Op& op,
+                                       std::index_sequence<I...> is) {
+  unit_stride_body<Traits, kBroadcast>(data, n, op, is);
+}
+
+#if SOPS_HAVE_AVX2_CLONES
+template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
+SOPS_KERNEL_AVX2 void unit_stride_avx2(char** data, int64_t n, Op& op,
+                                       std::index_sequence<I...> is) {
+  unit_stride_body<Traits, kBroadcast>(data, n, op, is);
+}
+#endif
+
+template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
+void unit_stride_loop(char** data, int64_t n, Op& op, std::index_sequence<I...> is) {
+#if SOPS_HAVE_AVX2_CLONES
+  if (cpu_has_avx2()) {
+    unit_stride_avx2<Traits, kBroadcast>(data, n, op, is);
+    return;
+  }
+#endif
+  unit_stride_base<Traits, kBroadcast>(data, n, op, is);
+}
+
+// Which inputs have stride 0 in this run (bit i for input i), or -1 when the output or
+// an input is neither unit-stride nor stride 0.
+template <typename Traits, std::size_t... I>
+int unit_stride_pattern(const int64_t* strides, std::index_sequence<I...>) {
+  using R = typename Traits::result_type;
+  if (strides[0] != static_cast<int64_t>(sizeof(R))) return -1;
+  int pattern = 0;
+  const bool ok =
+      ((strides[I + 1] == static_cast<int64_t>(sizeof(arg_t<Traits, I>)) ||
+        (strides[I + 1] == 0 && ((pattern |= 1 << I), true))) &&
+       ...);
+  return ok ? pattern : -1;
+}
+
 template <typename Traits, typename Op, std::size_t... I>
 void cpu_loop_exact(char** data, const int64_t* strides, int64_t n, Op& op,
-                    std::index_sequence<I...>) {
+                    std::index_sequence<I...> is) {
   using R = typename Traits::result_type;
-  const bool contiguous = strides[0] == static_cast<int64_t>(sizeof(R)) &&
-                          ((strides[I + 1] == static_cast<int64_t>(sizeof(arg_t<Traits, I>))) &&
-                           ...);
-  if (contiguous) {
-    R* out = reinterpret_cast<R*>(data[0]);
-    const std::tuple<const arg_t<Traits, I>*...> in{
-        reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1])...};
-    for (int64_t k = 0; k < n; ++k) out[k] = op(std::get<I>(in)[k]...);
-    return;
+  switch (unit_stride_pattern<Traits>(strides, is)) {
+    case 0: unit_stride_loop<Traits, 0u>(data, n, op, is); return;
+    case 1: unit_stride_loop<Traits, 1u>(data, n, op, is); return;
+    case 2:
+      if constexpr (sizeof...(I) >= 2) unit_stride_loop<Traits, 2u>(data, n, op, is);
+      else break;
+      return;
+    default: break;
   }
   for (int64_t k = 0; k < n; ++k) {
     *reinterpret_cast<R*>(data[0] + k * strides[0]) =
@@ -78,6 +139,19 @@ bool dtypes_match(const TensorIteratorBase& iter, std::index_sequence<I...>) {
           ...);
 }
 
+// iter.for_each(loop), split over the thread pool when the iteration is large.
+template <typename Loop>
+void for_each_maybe_parallel(const TensorIteratorBase& iter, Loop&& loop) {
+  const int64_t numel = iter.numel();
+  if (numel < kGrainSize || get_num_threads() == 1 || in_parallel_region()) {
+    iter.for_each(loop);
+    return;
+  }
+  parallel_for(0, numel, kGrainSize, [&](int64_t begin, int64_t end) {
+    iter.serial_for_each(loop, begin, end);
+  });
+}
+
 }  // namespace detail
 
 template <typename Op>
@@ -94,14 +168,14 @@ void cpu_kernel(const TensorIteratorBase& iter, Op&& op) {
   SOPS_CHECK(iter.device_type(0) == DeviceType::CPU, "cpu_kernel: the output is on ",
              iter.device(0), ", not cpu");
   if (detail::dtypes_match<Traits>(iter, Indices{})) {
-    iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    detail::for_each_maybe_parallel(iter, [&](char** data, const int64_t* strides, int64_t n) {
       detail::cpu_loop_exact<Traits>(data, strides, n, op, Indices{});
     });
     return;
   }
   std::array<ScalarType, kMaxOperands> dtypes{};
   for (int i = 0; i < iter.ntensors(); ++i) dtypes[static_cast<std::size_t>(i)] = iter.dtype(i);
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+  detail::for_each_maybe_parallel(iter, [&](char** data, const int64_t* strides, int64_t n) {
     detail::cpu_loop_casting<Traits>(data, strides, n, op, dtypes.data(), Indices{});
   });
 }

@@ -159,7 +159,8 @@ void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
   const int64_t range = end - begin;
   const int64_t grain = std::max<int64_t>(grain_size, 1);
   Job job;
-  job.nchunks = std::min<int64_t>(threads, (range + grain - 1) / grain);
+  // Every chunk at least `grain` long (the last one takes the remainder).
+  job.nchunks = std::max<int64_t>(1, std::min<int64_t>(threads, range / grain));
   job.chunk = (range + job.nchunks - 1) / job.nchunks;
   job.nchunks = (range + job.chunk - 1) / job.chunk;
   job.begin = begin;

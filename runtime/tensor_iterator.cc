@@ -447,7 +447,8 @@ void TensorIteratorBase::for_each(loop1d_t loop) const {
   }
   DimVector counter(ndim, 0);
   while (true) {
-    loop(ptrs.data(), inner_strides, inner);
+    std::array<char*, kMaxOperands> run = ptrs;  // the loop may move its pointers
+    loop(run.data(), inner_strides, inner);
     std::size_t d = 1;
     for (; d < ndim; ++d) {
       const int64_t* strides = loop_strides_.data() + d * nt;
@@ -457,6 +458,46 @@ void TensorIteratorBase::for_each(loop1d_t loop) const {
       counter[d] = 0;
     }
     if (d == ndim) return;
+  }
+}
+
+void TensorIteratorBase::serial_for_each(loop1d_t loop, int64_t begin, int64_t end) const {
+  if (begin >= end) return;
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  const std::size_t ndim = loop_shape_.size();
+  if (ndim == 0) {
+    for_each(loop);
+    return;
+  }
+  // The position of `begin` in every loop dimension, and the pointers there.
+  std::array<char*, kMaxOperands> ptrs = data_;
+  DimVector counter(ndim, 0);
+  int64_t rest = begin;
+  for (std::size_t d = 0; d < ndim; ++d) {
+    counter[d] = rest % loop_shape_[d];
+    rest /= loop_shape_[d];
+    const int64_t* strides = loop_strides_.data() + d * nt;
+    for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += counter[d] * strides[arg];
+  }
+  const int64_t* inner_strides = loop_strides_.data();
+  const int64_t inner = loop_shape_[0];
+  int64_t remaining = end - begin;
+  while (true) {
+    const int64_t n = std::min(inner - counter[0], remaining);
+    std::array<char*, kMaxOperands> run = ptrs;  // the loop may move its pointers
+    loop(run.data(), inner_strides, n);
+    remaining -= n;
+    if (remaining == 0) return;
+    // Back to the start of the innermost dimension, then one step in the next ones.
+    for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= counter[0] * inner_strides[arg];
+    counter[0] = 0;
+    for (std::size_t d = 1; d < ndim; ++d) {
+      const int64_t* strides = loop_strides_.data() + d * nt;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += strides[arg];
+      if (++counter[d] < loop_shape_[d]) break;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= strides[arg] * loop_shape_[d];
+      counter[d] = 0;
+    }
   }
 }
 

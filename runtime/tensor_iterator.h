@@ -248,6 +248,9 @@ class TensorIteratorBase : public MetaBase {
 
   // Calls loop over the elements, one run of the innermost dimension at a time.
   void for_each(loop1d_t loop) const;
+  // The same over the elements [begin, end) of the loop order (innermost dimension
+  // fastest), for one chunk of a parallel_for; runs may start or end mid-dimension.
+  void serial_for_each(loop1d_t loop, int64_t begin, int64_t end) const;
   // The same, with the common one-run case (at most one loop dimension) calling
   // `loop` directly, where the compiler can inline it.
   template <typename F>

@@ -1,21 +1,319 @@
+// A blocked and packed GEMM in the layout of BLIS/GotoBLAS, written with the compiler's
+// portable vector extensions (no intrinsics), so that one source serves x86-64 (an
+// AVX2+FMA clone picked at run time, runtime/cpu_capability.h) and any other target.
+//
+//   for each block of KC rows of B (and KC columns of A):
+//     pack those rows of B, NR columns at a time, into contiguous panels;
+//     in parallel over row blocks of A: pack MR rows at a time, then for every MR x NR
+//     tile of C run the micro-kernel: MR x NR accumulators in vector registers, one
+//     rank-1 update per k, written to C (scaled by alpha, plus beta * C on the first
+//     block) once at the end.
+//
+// Products with few rows (a linear layer on one sample) or a small B skip the packing:
+// each row of C is a sum of rows of B scaled by A's elements.
 #include "backends/cpu/gemm.h"
 
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "runtime/cpu_capability.h"
+#include "runtime/parallel.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+// FMA contraction (a * b + c in one instruction) is off under -std=c++17; the
+// micro-kernel asks for it (the golden cases are exact either way).
+#define SOPS_GEMM_CLONE_OPTIONS optimize("fp-contract=fast")
+#define SOPS_GEMM_BASE __attribute__((SOPS_VECTORIZE_OPTIONS, SOPS_GEMM_CLONE_OPTIONS))
+#define SOPS_GEMM_AVX2 \
+  __attribute__((target("avx2,fma"), SOPS_VECTORIZE_OPTIONS, SOPS_GEMM_CLONE_OPTIONS))
+#else
+#define SOPS_GEMM_BASE SOPS_KERNEL_BASE
+#define SOPS_GEMM_AVX2 SOPS_KERNEL_AVX2
+#endif
+
 namespace sops::cpu {
+namespace {
+
+// 32 bytes of T: one AVX register, two SSE or NEON registers.
+template <typename T>
+struct Vec32 {
+  typedef T type __attribute__((vector_size(32)));
+  static constexpr int kLanes = static_cast<int>(32 / sizeof(T));
+};
+
+// Tile and block sizes: MR x NR accumulators (12 vector registers of 16), KC deep
+// panels (B's panel, KC x NR, stays in L1), MC x KC of A in L2.
+template <typename T>
+struct Blocking {
+  static constexpr int kMR = 6;
+  static constexpr int kNV = 2;  // vectors per tile row
+  static constexpr int kNR = kNV * Vec32<T>::kLanes;
+  static constexpr int64_t kKC = 256;
+  static constexpr int64_t kMC = kMR * 16;
+  static constexpr int64_t kNC = 2048;
+};
+
+template <typename T>
+SOPS_ALWAYS_INLINE void micro_kernel(int64_t kc, const T* ap, const T* bp, T* tile) {
+  using B = Blocking<T>;
+  using V = typename Vec32<T>::type;
+  constexpr int W = Vec32<T>::kLanes;
+  V c[B::kMR][B::kNV];
+#pragma GCC unroll 8
+  for (int i = 0; i < B::kMR; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < B::kNV; ++v) c[i][v] = V{} ;
+  }
+  for (int64_t p = 0; p < kc; ++p) {
+    V b[B::kNV];
+#pragma GCC unroll 4
+    for (int v = 0; v < B::kNV; ++v) std::memcpy(&b[v], bp + p * B::kNR + v * W, sizeof(V));
+#pragma GCC unroll 8
+    for (int i = 0; i < B::kMR; ++i) {
+      const V a = V{} + ap[p * B::kMR + i];
+#pragma GCC unroll 4
+      for (int v = 0; v < B::kNV; ++v) c[i][v] += a * b[v];
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < B::kMR; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < B::kNV; ++v) std::memcpy(tile + i * B::kNR + v * W, &c[i][v], sizeof(V));
+  }
+}
+
+// C[0:mr, 0:nr] = alpha * tile + beta * C (beta == 0: C not read).
+template <typename T>
+SOPS_ALWAYS_INLINE void update_tile(const T* tile, int mr, int nr, T alpha, T beta,
+                                    MatrixArg<T> c) {
+  constexpr int NR = Blocking<T>::kNR;
+  for (int i = 0; i < mr; ++i) {
+    T* row = c.data + i * c.row_stride;
+    const T* t = tile + i * NR;
+    if (c.col_stride == 1) {
+      if (beta == T(0)) {
+        for (int j = 0; j < nr; ++j) row[j] = alpha * t[j];
+      } else {
+        for (int j = 0; j < nr; ++j) row[j] = alpha * t[j] + beta * row[j];
+      }
+    } else {
+      for (int j = 0; j < nr; ++j) {
+        T& out = row[j * c.col_stride];
+        out = beta == T(0) ? alpha * t[j] : alpha * t[j] + beta * out;
+      }
+    }
+  }
+}
+
+// Every tile of an mc x nc block of C from packed A (mc rows) and packed B (nc columns).
+template <typename T>
+SOPS_ALWAYS_INLINE void macro_kernel_body(int64_t mc, int64_t nc, int64_t kc, const T* ap,
+                                          const T* bp, T alpha, T beta, MatrixArg<T> c) {
+  using B = Blocking<T>;
+  alignas(64) T tile[B::kMR * B::kNR];
+  for (int64_t j = 0; j < nc; j += B::kNR) {
+    const int nr = static_cast<int>(std::min<int64_t>(B::kNR, nc - j));
+    for (int64_t i = 0; i < mc; i += B::kMR) {
+      const int mr = static_cast<int>(std::min<int64_t>(B::kMR, mc - i));
+      micro_kernel<T>(kc, ap + i * kc, bp + j * kc, tile);
+      update_tile<T>(tile, mr, nr, alpha, beta,
+                     MatrixArg<T>{c.data + i * c.row_stride + j * c.col_stride, c.row_stride,
+                                  c.col_stride});
+    }
+  }
+}
+
+// C[i, :] = beta * C[i, :] + alpha * sum_p A[i, p] * B[p, :], B and C rows contiguous:
+// 4 vectors of C's row stay in registers while every row of B is added in.
+template <typename T>
+SOPS_ALWAYS_INLINE void few_rows_body(int64_t m, int64_t n, int64_t k, T alpha,
+                                      MatrixArg<const T> a, MatrixArg<const T> b, T beta,
+                                      MatrixArg<T> c) {
+  using V = typename Vec32<T>::type;
+  constexpr int W = Vec32<T>::kLanes;
+  constexpr int kStrip = 4 * W;
+  for (int64_t i = 0; i < m; ++i) {
+    T* out = c.data + i * c.row_stride;
+    const T* arow = a.data + i * a.row_stride;
+    int64_t j = 0;
+    for (; j + kStrip <= n; j += kStrip) {
+      V acc[4] = {};
+      for (int64_t p = 0; p < k; ++p) {
+        const V s = V{} + arow[p * a.col_stride];
+        const T* brow = b.data + p * b.row_stride + j;
+#pragma GCC unroll 4
+        for (int v = 0; v < 4; ++v) {
+          V x;
+          std::memcpy(&x, brow + v * W, sizeof(V));
+          acc[v] += s * x;
+        }
+      }
+#pragma GCC unroll 4
+      for (int v = 0; v < 4; ++v) {
+        V o = acc[v] * alpha;
+        if (beta != T(0)) {
+          V prev;
+          std::memcpy(&prev, out + j + v * W, sizeof(V));
+          o += beta * prev;
+        }
+        std::memcpy(out + j + v * W, &o, sizeof(V));
+      }
+    }
+    for (; j < n; ++j) {
+      T acc = T(0);
+      for (int64_t p = 0; p < k; ++p) acc += arow[p * a.col_stride] * b.data[p * b.row_stride + j];
+      out[j] = beta == T(0) ? alpha * acc : alpha * acc + beta * out[j];
+    }
+  }
+}
+
+template <typename T>
+SOPS_GEMM_BASE void macro_kernel_base(int64_t mc, int64_t nc, int64_t kc, const T* ap,
+                                      const T* bp, T alpha, T beta, MatrixArg<T> c) {
+  macro_kernel_body<T>(mc, nc, kc, ap, bp, alpha, beta, c);
+}
+template <typename T>
+SOPS_GEMM_BASE void few_rows_base(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
+                                  MatrixArg<const T> b, T beta, MatrixArg<T> c) {
+  few_rows_body<T>(m, n, k, alpha, a, b, beta, c);
+}
+#if SOPS_HAVE_AVX2_CLONES
+template <typename T>
+SOPS_GEMM_AVX2 void macro_kernel_avx2(int64_t mc, int64_t nc, int64_t kc, const T* ap,
+                                      const T* bp, T alpha, T beta, MatrixArg<T> c) {
+  macro_kernel_body<T>(mc, nc, kc, ap, bp, alpha, beta, c);
+}
+template <typename T>
+SOPS_GEMM_AVX2 void few_rows_avx2(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
+                                  MatrixArg<const T> b, T beta, MatrixArg<T> c) {
+  few_rows_body<T>(m, n, k, alpha, a, b, beta, c);
+}
+#endif
+
+template <typename T>
+void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const T* ap, const T* bp, T alpha, T beta,
+                  MatrixArg<T> c) {
+#if SOPS_HAVE_AVX2_CLONES
+  if (cpu_has_avx2()) return macro_kernel_avx2<T>(mc, nc, kc, ap, bp, alpha, beta, c);
+#endif
+  macro_kernel_base<T>(mc, nc, kc, ap, bp, alpha, beta, c);
+}
+
+// A[0:mc, 0:kc] into panels of MR rows: panel r holds, for each p, rows r*MR.. of
+// column p (zero past row mc).
+template <typename T>
+SOPS_KERNEL_BASE void pack_a(int64_t mc, int64_t kc, MatrixArg<const T> a, T* out) {
+  constexpr int MR = Blocking<T>::kMR;
+  for (int64_t i0 = 0; i0 < mc; i0 += MR) {
+    const int mr = static_cast<int>(std::min<int64_t>(MR, mc - i0));
+    for (int64_t p = 0; p < kc; ++p) {
+      const T* col = a.data + i0 * a.row_stride + p * a.col_stride;
+      for (int i = 0; i < mr; ++i) out[p * MR + i] = col[i * a.row_stride];
+      for (int i = mr; i < MR; ++i) out[p * MR + i] = T(0);
+    }
+    out += MR * kc;
+  }
+}
+
+// B[0:kc, 0:nc] into panels of NR columns: panel q holds, for each p, columns q*NR..
+// of row p (zero past column nc).
+template <typename T>
+SOPS_KERNEL_BASE void pack_b(int64_t kc, int64_t nc, MatrixArg<const T> b, T* out) {
+  constexpr int NR = Blocking<T>::kNR;
+  for (int64_t j0 = 0; j0 < nc; j0 += NR) {
+    const int nr = static_cast<int>(std::min<int64_t>(NR, nc - j0));
+    for (int64_t p = 0; p < kc; ++p) {
+      const T* row = b.data + p * b.row_stride + j0 * b.col_stride;
+      T* dst = out + p * NR;
+      if (b.col_stride == 1 && nr == NR) {
+        std::memcpy(dst, row, sizeof(T) * NR);
+      } else {
+        for (int j = 0; j < nr; ++j) dst[j] = row[j * b.col_stride];
+        for (int j = nr; j < NR; ++j) dst[j] = T(0);
+      }
+    }
+    out += NR * kc;
+  }
+}
+
+template <typename T>
+T* scratch(std::vector<T>& buffer, int64_t size) {
+  if (static_cast<int64_t>(buffer.size()) < size) buffer.resize(static_cast<std::size_t>(size));
+  return buffer.data();
+}
+
+// Rows [row_begin, row_end) of C for one KC-deep block (A columns / B rows p0..p0+kc)
+// and the packed B of columns j0..j0+nc.
+template <typename T>
+void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64_t p0,
+               int64_t kc, T alpha, MatrixArg<const T> a, const T* bp, T beta, MatrixArg<T> c) {
+  using B = Blocking<T>;
+  thread_local std::vector<T> a_buffer;
+  T* ap = scratch(a_buffer, B::kMC * B::kKC);
+  for (int64_t i0 = row_begin; i0 < row_end; i0 += B::kMC) {
+    const int64_t mc = std::min<int64_t>(B::kMC, row_end - i0);
+    pack_a<T>(mc, kc,
+              MatrixArg<const T>{a.data + i0 * a.row_stride + p0 * a.col_stride, a.row_stride,
+                                 a.col_stride},
+              ap);
+    macro_kernel<T>(mc, nc, kc, ap, bp, alpha, beta,
+                    MatrixArg<T>{c.data + i0 * c.row_stride + j0 * c.col_stride, c.row_stride,
+                                 c.col_stride});
+  }
+}
+
+}  // namespace
 
 template <typename T>
 void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, MatrixArg<const T> b,
           T beta, MatrixArg<T> c) {
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      T acc = T(0);
-      if (alpha != T(0)) {
-        for (int64_t p = 0; p < k; ++p) {
-          acc += a.data[i * a.row_stride + p * a.col_stride] *
-                 b.data[p * b.row_stride + j * b.col_stride];
-        }
+  using B = Blocking<T>;
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0 || alpha == T(0)) {
+    // C = beta * C only.
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        T& out = c.data[i * c.row_stride + j * c.col_stride];
+        out = beta == T(0) ? T(0) : beta * out;
       }
-      T& out = c.data[i * c.row_stride + j * c.col_stride];
-      out = (beta == T(0) ? T(0) : beta * out) + alpha * acc;
+    }
+    return;
+  }
+  // Few rows, or a B small enough to stay in L1/L2 while every row of C reads it: no
+  // packing (measured faster on both sides of these limits; bench/kernels_bench).
+  const bool few_rows =
+      m <= 4 || (m <= 32 && k * n * static_cast<int64_t>(sizeof(T)) <= (int64_t{64} << 10));
+  if (few_rows && b.col_stride == 1 && c.col_stride == 1) {
+#if SOPS_HAVE_AVX2_CLONES
+    if (cpu_has_avx2()) return few_rows_avx2<T>(m, n, k, alpha, a, b, beta, c);
+#endif
+    return few_rows_base<T>(m, n, k, alpha, a, b, beta, c);
+  }
+  // Split rows over the threads in whole MR tiles, when there is enough work.
+  const int64_t tiles = (m + B::kMR - 1) / B::kMR;
+  const bool parallel = m * n * k >= (int64_t{1} << 18);
+  thread_local std::vector<T> b_buffer;
+  for (int64_t j0 = 0; j0 < n; j0 += B::kNC) {
+    const int64_t nc = std::min<int64_t>(B::kNC, n - j0);
+    const int64_t nc_padded = (nc + B::kNR - 1) / B::kNR * B::kNR;
+    for (int64_t p0 = 0; p0 < k; p0 += B::kKC) {
+      const int64_t kc = std::min<int64_t>(B::kKC, k - p0);
+      T* bp = scratch(b_buffer, nc_padded * kc);
+      pack_b<T>(kc, nc,
+                MatrixArg<const T>{b.data + p0 * b.row_stride + j0 * b.col_stride, b.row_stride,
+                                   b.col_stride},
+                bp);
+      const T block_beta = p0 == 0 ? beta : T(1);
+      auto rows = [&](int64_t t_begin, int64_t t_end) {
+        gemm_rows<T>(t_begin * B::kMR, std::min(m, t_end * B::kMR), j0, nc, p0, kc, alpha, a, bp,
+                     block_beta, c);
+      };
+      if (parallel) {
+        parallel_for(0, tiles, 1, rows);
+      } else {
+        rows(0, tiles);
+      }
     }
   }
 }

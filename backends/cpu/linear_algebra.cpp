@@ -1,11 +1,13 @@
-// CPU kernels of mm and addmm: out = beta * self + alpha * (mat1 @ mat2), a plain
-// triple loop over strided operands (no BLAS). As with BLAS, beta == 0 ignores self
-// (NaN included) and alpha == 0 skips the product.
+// CPU kernels of mm and addmm: out = beta * self + alpha * (mat1 @ mat2). float32 and
+// float64 go through the blocked GEMM (backends/cpu/gemm.h); the integral and bool
+// dtypes through a plain triple loop over strided operands. As with BLAS, beta == 0
+// ignores self (NaN included) and alpha == 0 skips the product.
 #include <type_traits>
 #include <vector>
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/gemm.h"
 
 namespace sops::aten::native {
 namespace {
@@ -35,6 +37,61 @@ Matrix<T> matrix_of(const Tensor& t) {
   return Matrix<T>{t.data_ptr<T>(), strides[0], strides[1]};
 }
 
+// The bytes a tensor's elements span.
+std::pair<const char*, const char*> byte_range(const Tensor& t) {
+  const char* begin = static_cast<const char*>(t.data_ptr());
+  int64_t last = 0;
+  for (int64_t d = 0; d < t.dim(); ++d) last += (t.size(d) - 1) * t.stride(d);
+  return {begin, begin + (last + 1) * static_cast<int64_t>(t.itemsize())};
+}
+
+bool overlaps(const Tensor& a, const Tensor& b) {
+  if (a.numel() == 0 || b.numel() == 0) return false;
+  const auto [a0, a1] = byte_range(a);
+  const auto [b0, b1] = byte_range(b);
+  return a0 < b1 && b0 < a1;
+}
+
+// The float32/float64 path: self (broadcast) copied into out unless it is out, then
+// out = beta * out + alpha * mat1 @ mat2 by the GEMM.
+template <typename T>
+void addmm_gemm(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                T beta, T alpha) {
+  const int64_t m = mat1.size(0);
+  const int64_t k = mat1.size(1);
+  const int64_t n = mat2.size(1);
+  // The GEMM writes C while it reads A and B: an out that shares memory with them gets
+  // the result through a temporary.
+  if (overlaps(out, mat1) || overlaps(out, mat2)) {
+    Tensor tmp = sops::empty({m, n}, out.options());
+    if (beta != T(0)) {
+      const Matrix<T> z = matrix_of<T>(self);
+      T* t = tmp.data_ptr<T>();
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) t[i * n + j] = z(i, j);
+      }
+    }
+    addmm_gemm<T>(tmp, tmp, mat1, mat2, beta, alpha);
+    T* o = out.data_ptr<T>();
+    const T* t = tmp.data_ptr<T>();
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) o[i * out.stride(0) + j * out.stride(1)] = t[i * n + j];
+    }
+    return;
+  }
+  T* o = out.data_ptr<T>();
+  if (beta != T(0) && !self.is_same(out)) {
+    const Matrix<T> z = matrix_of<T>(self);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) o[i * out.stride(0) + j * out.stride(1)] = z(i, j);
+    }
+  }
+  const Matrix<T> x = matrix_of<T>(mat1);
+  const Matrix<T> y = matrix_of<T>(mat2);
+  cpu::gemm<T>(m, n, k, alpha, {x.data, x.row_stride, x.col_stride},
+               {y.data, y.row_stride, y.col_stride}, beta, {o, out.stride(0), out.stride(1)});
+}
+
 // out (m x n) = beta * self + alpha * mat1 @ mat2; self undefined means beta = 0.
 void addmm_kernel(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
                   const Scalar& beta, const Scalar& alpha, std::string_view name) {
@@ -44,6 +101,13 @@ void addmm_kernel(const Tensor& out, const Tensor& self, const Tensor& mat1, con
   const int64_t k = mat1.size(1);
   const int64_t n = mat2.size(1);
   if (m == 0 || n == 0) return;
+  if (dtype == ScalarType::Float || dtype == ScalarType::Double) {
+    SOPS_DISPATCH_FLOATING_TYPES(dtype, name, [&] {
+      const scalar_t b = self.defined() ? cpu_util::scalar_to<scalar_t>(beta) : scalar_t(0);
+      addmm_gemm<scalar_t>(out, self, mat1, mat2, b, cpu_util::scalar_to<scalar_t>(alpha));
+    });
+    return;
+  }
   SOPS_DISPATCH_ALL_TYPES(dtype, name, [&] {
     using acc = acc_t<scalar_t>;
     const scalar_t b = self.defined() ? cpu_util::scalar_to<scalar_t>(beta) : scalar_t(0);

@@ -29,7 +29,10 @@ import torch
 TORCH_VERSION = "2.13.0"
 SCRIPT = "tools/golden/make_golden.py"
 REGENERATE = "python tools/golden/make_golden.py (with torch==2.13.0; see tests/golden/README.md)"
-MAX_ELEMS = 60  # logical elements of any one tensor (the storage behind it may be larger)
+# Logical elements of any one tensor (the storage behind it may be larger). Cases stay
+# small; a few reach 10,000 to cover the blocked paths of the kernels (e.g. a GEMM
+# depth past one 256-deep block).
+MAX_ELEMS = 10000
 
 F32, F64, I64, I32, I8, U8, B = (torch.float32, torch.float64, torch.int64, torch.int32,
                                  torch.int8, torch.uint8, torch.bool)

@@ -40,6 +40,12 @@ def mm_cases() -> Iterator[Case]:
     yield Case("mm", "float32_size1", fn(F32, (1, 1), F32, (1, 1)))
     yield Case("mm", "float32_row_times_col", fn(F32, (1, 3), F32, (3, 1)))
     yield Case("mm", "float32_col_times_row", fn(F32, (3, 1), F32, (1, 3)))
+    # Shapes that reach every path of the blocked GEMM (backends/cpu/gemm.cpp): more than
+    # 32 rows (packed), a depth past one 256-deep block, partial 6 x 16 tiles; a small B
+    # read without packing, with a partial 32-column strip.
+    yield Case("mm", "float32_blocked", fn(F32, (34, 260), F32, (260, 3)))
+    yield Case("mm", "float64_blocked_transposed", fn(F64, (40, 20), F64, (20, 11), "T", "T"))
+    yield Case("mm", "float32_unpacked_strips", fn(F32, (20, 16), F32, (16, 40)))
     yield Case("mm", "float32_randn", fn(F32, (4, 5), F32, (5, 3), randn=True))
     yield Case("mm", "float64_randn", fn(F64, (4, 5), F64, (5, 3), randn=True))
     yield Case("mm", "shape_mismatch_error", fn(F32, (2, 3), F32, (4, 2)),
@@ -74,6 +80,8 @@ def addmm_cases() -> Iterator[Case]:
             yield Case("addmm", f"{n}_noncontig", fn(d, (3, 4), d, (3, 2), d, (2, 4), ls="T",
                                                      l1="T", l2="step"))
     yield Case("addmm", "float32_full_self", fn(F32, (2, 4), F32, (2, 3), F32, (3, 4)))
+    yield Case("addmm", "float32_blocked_beta_alpha",
+               fn(F32, (19,), F32, (35, 40), F32, (40, 19), beta=0.5, alpha=2, l2="T"))
     yield Case("addmm", "float32_self_row", fn(F32, (1, 4), F32, (2, 3), F32, (3, 4)))
     yield Case("addmm", "float32_self_col", fn(F32, (2, 1), F32, (2, 3), F32, (3, 4)))
     yield Case("addmm", "float32_self_zerodim", fn(F32, (), F32, (2, 3), F32, (3, 4)))

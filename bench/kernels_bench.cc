@@ -1,0 +1,204 @@
+// The kernel benchmark: our CPU kernels against libtorch's, in one process, on the
+// workloads of bench/workloads.h, at 1 thread and at 2 threads on both sides.
+//
+//   tools/bazel run -c opt //bench:kernels_bench [-- --rounds=7 --threads=2 --only=mm512]
+//
+// For each workload it prints both medians and our speed relative to libtorch's
+// (libtorch's time / ours: above 1 is faster). Results are checked against libtorch's
+// before any timing. Not a test: timings are never asserted.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench/libtorch_baseline.h"
+#include "bench/timing.h"
+#include "bench/workloads.h"
+#include "runtime/parallel.h"
+
+#define SOPS_BENCH_STR2(x) #x
+#define SOPS_BENCH_STR(x) SOPS_BENCH_STR2(x)
+#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR/name)
+#include SOPS_BENCH_HEADER(Functions.h)
+
+namespace {
+
+namespace ops = SOPS_BENCH_OPS_NS;
+using sops::Tensor;
+using sops_bench::escape;
+using sops_bench::Prepared;
+
+Tensor input(int index, sops::IntArrayRef sizes) {
+  Tensor t = ops::empty(sizes);
+  float* p = t.data_ptr<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = sops_bench::input_value(index, i);
+  return t;
+}
+
+double sum_of(const Tensor& t) {
+  const Tensor c = t.is_contiguous() ? t : ops::empty(t.sizes());
+  if (!t.is_contiguous()) ops::copy_(const_cast<Tensor&>(c), t);
+  double s = 0;
+  const float* p = c.data_ptr<float>();
+  for (int64_t i = 0; i < c.numel(); ++i) s += p[i];
+  return s;
+}
+
+template <typename Op>
+Prepared returning(Op op) {
+  auto result = std::make_shared<Tensor>();
+  return {[op, result] { *result = op(); escape(result.get()); },
+          [result] { return sum_of(*result); }};
+}
+
+Prepared our_workload(const std::string& name) {
+  if (name == "add") {
+    Tensor a = input(0, {1 << 20}), b = input(1, {1 << 20});
+    return returning([=] { return ops::add(a, b); });
+  }
+  if (name == "add_broadcast") {
+    Tensor a = input(0, {1024, 1024}), b = input(1, {1024});
+    return returning([=] { return ops::add(a, b); });
+  }
+  if (name == "relu") {
+    Tensor a = input(0, {1 << 20});
+    return returning([=] { return ops::relu(a); });
+  }
+  if (name == "sum") {
+    Tensor a = input(0, {1 << 20});
+    return returning([=] { return ops::sum(a, std::nullopt); });
+  }
+  if (name == "sum_dim1") {
+    Tensor a = input(0, {1024, 1024});
+    return returning([=] { return ops::sum(a, sops::IntArrayRef{1}); });
+  }
+  if (name == "mm256" || name == "mm512") {
+    const int64_t n = name == "mm256" ? 256 : 512;
+    Tensor a = input(0, {n, n}), b = input(1, {n, n});
+    return returning([=] { return ops::mm(a, b); });
+  }
+  if (name == "addmm" || name == "addmm_small") {
+    const bool small = name == "addmm_small";
+    Tensor bias = input(2, {small ? 64 : 512});
+    Tensor x = input(0, {small ? 1 : 64, small ? 128 : 512});
+    Tensor w = input(1, {small ? 128 : 512, small ? 64 : 512});
+    return returning([=] { return ops::addmm(bias, x, w); });
+  }
+  if (name == "transpose_copy") {
+    Tensor a = input(0, {1024, 1024});
+    auto out = std::make_shared<Tensor>(ops::empty({1024, 1024}));
+    const Tensor at = ops::permute(a, {1, 0});
+    return {[at, out] { ops::copy_(*out, at); escape(out.get()); },
+            [out] { return sum_of(*out); }};
+  }
+  if (name == "add_small") {
+    Tensor a = input(0, {256}), b = input(1, {256});
+    return returning([=] { return ops::add(a, b); });
+  }
+  if (name == "mm_small") {
+    Tensor a = input(0, {16, 64}), b = input(1, {64, 64});
+    return returning([=] { return ops::mm(a, b); });
+  }
+  return {};
+}
+
+// Comma-separated `--name=a,b` of the command line (empty: not given).
+std::vector<std::string> list_flag(int argc, char** argv, const char* name) {
+  std::vector<std::string> out;
+  const std::size_t len = std::strlen(name);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], name, len) != 0 || argv[i][len] != '=') continue;
+    std::string rest = argv[i] + len + 1;
+    for (std::size_t pos; (pos = rest.find(',')) != std::string::npos; rest.erase(0, pos + 1)) {
+      out.push_back(rest.substr(0, pos));
+    }
+    if (!rest.empty()) out.push_back(rest);
+  }
+  return out;
+}
+
+bool wanted(const std::vector<std::string>& only, const char* name) {
+  if (only.empty()) return true;
+  for (const std::string& o : only) {
+    if (o == name) return true;
+  }
+  return false;
+}
+
+// Calls per sample so that one sample takes about 20 ms.
+int64_t calls_for(const Prepared& p) {
+  const double ns = sops_bench::ns_per_call(1, p.run);
+  return std::max<int64_t>(1, static_cast<int64_t>(2e7 / std::max(ns, 1.0)));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int64_t rounds = sops_bench::flag(argc, argv, "--rounds", 7);
+  const int64_t max_threads = sops_bench::flag(argc, argv, "--threads", 2);
+  const std::vector<std::string> only = list_flag(argc, argv, "--only");
+  if (rounds < 1 || max_threads < 1) {
+    std::fprintf(stderr, "usage: kernels_bench [--rounds=R] [--threads=T] [--only=a,b]\n");
+    return 2;
+  }
+  const bool baseline = sops_bench::libtorch_available();
+#ifndef __OPTIMIZE__
+  std::printf("(built without optimization: these numbers mean little; use -c opt)\n");
+#endif
+  std::printf("medians of %lld rounds; speed = libtorch time / ours (>1: we are faster)\n",
+              static_cast<long long>(rounds));
+  int wrong = 0;
+  for (int threads = 1; threads <= max_threads; ++threads) {
+    sops::set_num_threads(threads);
+    sops_bench::libtorch_set_num_threads(threads);
+    std::printf("\n%d thread%s (both sides)\n", threads, threads == 1 ? "" : "s");
+    std::printf("  %-60s %12s %12s %8s\n", "workload", "libtorch us", "ours us", "speed");
+    for (const sops_bench::Workload& w : sops_bench::workloads()) {
+      if (!wanted(only, w.name)) continue;
+      Prepared ours = our_workload(w.name);
+      Prepared theirs = baseline ? sops_bench::libtorch_workload(w.name) : Prepared{};
+      if (!ours.run) {
+        std::printf("  %-60s not in the library\n", w.what);
+        continue;
+      }
+      ours.run();
+      if (theirs.run) {
+        theirs.run();
+        const double a = ours.checksum(), b = theirs.checksum();
+        if (!(std::fabs(a - b) <= 1e-3 * std::max({1.0, std::fabs(a), std::fabs(b)}))) {
+          std::printf("  %-60s WRONG: checksum %.6g, libtorch %.6g\n", w.what, a, b);
+          ++wrong;
+          continue;
+        }
+      }
+      std::vector<sops_bench::Variant> variants;
+      if (theirs.run) {
+        const int64_t calls = calls_for(theirs);
+        variants.push_back({"libtorch", [&, calls](int64_t) {
+                              return sops_bench::ns_per_call(calls, theirs.run);
+                            }, {}});
+      }
+      const int64_t calls = calls_for(ours);
+      variants.push_back({"ours", [&, calls](int64_t) {
+                            return sops_bench::ns_per_call(calls, ours.run);
+                          }, {}});
+      sops_bench::run_rounds(variants, rounds, 1);
+      const double mine = sops_bench::median(variants.back().samples) / 1e3;
+      if (variants.size() == 2) {
+        const double base = sops_bench::median(variants[0].samples) / 1e3;
+        std::printf("  %-60s %12.2f %12.2f %7.2fx%s\n", w.what, base, mine, base / mine,
+                    w.small ? "  (small)" : "");
+      } else {
+        std::printf("  %-60s %12s %12.2f\n", w.what, "-", mine);
+      }
+      std::fflush(stdout);
+    }
+  }
+  if (baseline) {
+    std::printf("\nlibtorch %s, same process\n", sops_bench::libtorch_version());
+  } else {
+    std::printf("\nlibtorch baseline unavailable: %s\n", sops_bench::libtorch_version());
+  }
+  return wrong == 0 ? 0 : 1;
+}

@@ -1,0 +1,44 @@
+// Which instruction set the CPU kernels' hot loops run with, chosen once at run time.
+//
+// A hot loop is compiled twice from one template: SOPS_KERNEL_BASE for the build's
+// target (SSE2 on x86-64, NEON on AArch64, ...) and, on x86-64, SOPS_KERNEL_AVX2 for CPUs
+// with AVX2 and FMA (every x86-64 CPU since 2013-2015). Both ask GCC for the loop
+// vectorizer with its dynamic cost model, which `-O2` leaves at "very cheap" (it then
+// keeps most loops scalar); Clang vectorizes at -O2 already. A caller picks the clone:
+//
+//   if (sops::cpu_has_avx2()) loop_avx2(...); else loop_base(...);
+//
+// SOPS_CPU_CAPABILITY=default in the environment makes cpu_has_avx2() false, so the
+// portable clones can be tested and timed on any machine.
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define SOPS_VECTORIZE_OPTIONS optimize("tree-vectorize", "vect-cost-model=dynamic")
+#define SOPS_KERNEL_BASE __attribute__((SOPS_VECTORIZE_OPTIONS))
+#else
+#define SOPS_KERNEL_BASE
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SOPS_HAVE_AVX2_CLONES 1
+#if defined(__clang__)
+#define SOPS_KERNEL_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define SOPS_KERNEL_AVX2 __attribute__((target("avx2,fma"), SOPS_VECTORIZE_OPTIONS))
+#endif
+#else
+#define SOPS_HAVE_AVX2_CLONES 0
+#endif
+
+#if defined(__GNUC__)
+#define SOPS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define SOPS_ALWAYS_INLINE inline
+#endif
+
+namespace sops {
+
+// True on an x86-64 CPU with AVX2 and FMA, unless SOPS_CPU_CAPABILITY=default.
+bool cpu_has_avx2();
+
+}  // namespace sops
