@@ -35,13 +35,6 @@
 namespace sops::cpu {
 namespace {
 
-// 32 bytes of T: one AVX register, two SSE or NEON registers.
-template <typename T>
-struct Vec32 {
-  typedef T type __attribute__((vector_size(32)));
-  static constexpr int kLanes = static_cast<int>(32 / sizeof(T));
-};
-
 // Tile and block sizes: MR x NR accumulators (12 vector registers of 16), KC deep
 // panels (B's panel, KC x NR, stays in L1), MC x KC of A in L2.
 template <typename T>

@@ -1,89 +1,322 @@
-// CPU kernel of sum: for each output element, the sum over the reduced dimensions,
-// each input element converted to the output dtype first (as PyTorch does).
+// CPU kernels of the reductions: sum, mean, amax, amin and any on the reduction engine
+// (backends/cpu/reduce_engine.h), argmax on a walk of its own (it keeps an index).
+//
+// PyTorch's semantics: sum and mean convert each input element to the output dtype
+// first; floating sums accumulate in double (float32 in vector accumulators over blocks
+// of 2048 elements, then in double), integral sums wrap in their own type, bool is
+// "any"; amax/amin propagate NaN; argmax returns the first maximum, NaN being the
+// largest value.
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/reduce_engine.h"
+#include "runtime/cpu_capability.h"
 
 namespace sops::aten::native {
 namespace {
 
-// Calls f(offset_a, offset_b) for every index of `sizes`, in row-major order, where
-// the offsets step by strides_a / strides_b (in elements).
-template <typename F>
-void for_each_offset(IntArrayRef sizes, IntArrayRef strides_a, IntArrayRef strides_b, F&& f) {
-  const std::size_t n = sizes.size();
-  for (const int64_t s : sizes) {
-    if (s == 0) return;
-  }
-  DimVector index(n, 0);
-  int64_t a = 0;
-  int64_t b = 0;
-  while (true) {
-    f(a, b);
-    std::size_t d = n;
-    while (d > 0) {
-      --d;
-      if (++index[d] < sizes[d]) {
-        a += strides_a[d];
-        b += strides_b[d];
-        break;
-      }
-      a -= strides_a[d] * (sizes[d] - 1);
-      b -= strides_b[d] * (sizes[d] - 1);
-      index[d] = 0;
-      if (d == 0) return;
+using cpu_reduce::make_reduce_plan;
+using cpu_reduce::run_reduction;
+
+template <typename T>
+constexpr bool kFloating = std::is_floating_point_v<T>;
+
+// The sum of n contiguous float32 or float64 elements: 4 vector accumulators per
+// block of 2048, each block's total added in double.
+template <typename T>
+SOPS_ALWAYS_INLINE double sum_contiguous_body(const T* p, int64_t n) {
+  using V = typename Vec32<T>::type;
+  constexpr int64_t W = Vec32<T>::kLanes;
+  constexpr int64_t kBlock = 2048;
+  double total = 0;
+  int64_t i = 0;
+  while (n - i >= 4 * W) {
+    const int64_t end = i + std::min(kBlock, (n - i) / (4 * W) * (4 * W));
+    V a0{}, a1{}, a2{}, a3{};
+    for (; i < end; i += 4 * W) {
+      V x0, x1, x2, x3;
+      std::memcpy(&x0, p + i, sizeof(V));
+      std::memcpy(&x1, p + i + W, sizeof(V));
+      std::memcpy(&x2, p + i + 2 * W, sizeof(V));
+      std::memcpy(&x3, p + i + 3 * W, sizeof(V));
+      a0 += x0;
+      a1 += x1;
+      a2 += x2;
+      a3 += x3;
     }
-    if (n == 0) return;
+    const V s = (a0 + a1) + (a2 + a3);
+    for (int64_t l = 0; l < W; ++l) total += static_cast<double>(s[l]);
   }
+  for (; i < n; ++i) total += static_cast<double>(p[i]);
+  return total;
 }
 
-// Floating sums accumulate in double; integers wrap in their own type; bool is "any".
 template <typename T>
-using acc_t = std::conditional_t<std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
-                                     std::is_same_v<T, BFloat16>,
-                                 double, T>;
+SOPS_KERNEL_BASE double sum_contiguous_base(const T* p, int64_t n) {
+  return sum_contiguous_body(p, n);
+}
+#if SOPS_HAVE_AVX2_CLONES
+template <typename T>
+SOPS_KERNEL_AVX2 double sum_contiguous_avx2(const T* p, int64_t n) {
+  return sum_contiguous_body(p, n);
+}
+#endif
+
+template <typename T>
+double sum_contiguous(const T* p, int64_t n) {
+#if SOPS_HAVE_AVX2_CLONES
+  if (cpu_has_avx2()) return sum_contiguous_avx2(p, n);
+#endif
+  return sum_contiguous_base(p, n);
+}
+
+// acc[j] += row[j], vectorized by the compiler in each clone.
+template <typename A, typename T>
+SOPS_ALWAYS_INLINE void add_row_body(A* __restrict acc, const T* __restrict row, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) acc[j] += static_cast<A>(row[j]);
+}
+template <typename A, typename T>
+SOPS_KERNEL_BASE void add_row_base(A* acc, const T* row, int64_t n) { add_row_body(acc, row, n); }
+#if SOPS_HAVE_AVX2_CLONES
+template <typename A, typename T>
+SOPS_KERNEL_AVX2 void add_row_avx2(A* acc, const T* row, int64_t n) { add_row_body(acc, row, n); }
+#endif
+
+// Sum of T into T (after conversion to the output dtype); `divisor` 1 for sum, the
+// element count for mean.
+template <typename T>
+struct SumReducer {
+  using acc_t = std::conditional_t<kFloating<T>, double, T>;
+  double divisor = 1;
+
+  acc_t identity() const { return acc_t(0); }
+  acc_t combine(acc_t a, acc_t b) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return a || b;
+    } else {
+      return cpu_util::wrapping_add(a, b);
+    }
+  }
+  acc_t run(const T* p, int64_t n, int64_t stride) const {
+    if constexpr (kFloating<T>) {
+      if (stride == 1) return sum_contiguous(p, n);
+    }
+    acc_t acc = identity();
+    for (int64_t i = 0; i < n; ++i) acc = combine(acc, static_cast<acc_t>(p[i * stride]));
+    return acc;
+  }
+  void fold_row(acc_t* acc, const T* row, int64_t n) const {
+    if constexpr (kFloating<T>) {
+#if SOPS_HAVE_AVX2_CLONES
+      if (cpu_has_avx2()) return add_row_avx2(acc, row, n);
+#endif
+      return add_row_base(acc, row, n);
+    } else {
+      for (int64_t j = 0; j < n; ++j) acc[j] = combine(acc[j], static_cast<acc_t>(row[j]));
+    }
+  }
+  T finish(acc_t a) const {
+    if constexpr (kFloating<T>) {
+      return static_cast<T>(a / divisor);
+    } else {
+      return static_cast<T>(a);
+    }
+  }
+};
+
+// amax (kMax) or amin: NaN wins over every number.
+template <typename T, bool kMax>
+struct MinMaxReducer {
+  using acc_t = T;
+
+  static T better(T a, T b) {
+    if constexpr (kFloating<T>) {
+      if (std::isnan(b)) return b;
+    }
+    return (kMax ? b > a : b < a) ? b : a;
+  }
+  acc_t identity() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return !kMax;
+    } else if constexpr (kFloating<T>) {
+      return kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    } else {
+      return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    }
+  }
+  acc_t combine(acc_t a, acc_t b) const { return better(a, b); }
+  acc_t run(const T* p, int64_t n, int64_t stride) const {
+    acc_t acc = identity();
+    for (int64_t i = 0; i < n; ++i) acc = better(acc, p[i * stride]);
+    return acc;
+  }
+  void fold_row(acc_t* acc, const T* row, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) acc[j] = better(acc[j], row[j]);
+  }
+  T finish(acc_t a) const { return a; }
+};
+
+// any: whether some element is non-zero (NaN counts), as Out (bool or uint8).
+template <typename T, typename Out>
+struct AnyReducer {
+  using acc_t = bool;
+  acc_t identity() const { return false; }
+  acc_t combine(acc_t a, acc_t b) const { return a || b; }
+  acc_t run(const T* p, int64_t n, int64_t stride) const {
+    for (int64_t i = 0; i < n; ++i) {
+      if (p[i * stride] != T(0)) return true;
+    }
+    return false;
+  }
+  void fold_row(acc_t* acc, const T* row, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) acc[j] = acc[j] || row[j] != T(0);
+  }
+  Out finish(acc_t a) const { return static_cast<Out>(a); }
+};
+
+// self converted to `dtype` when it has another one (sum/mean with dtype=, or an out of
+// another dtype): PyTorch converts each element before reducing.
+Tensor as_dtype(const Tensor& self, ScalarType dtype) {
+  if (self.scalar_type() == dtype) return self;
+  Tensor converted = sops::empty(self.sizes(), self.options().dtype(dtype));
+  cpu_util::copy_cast(converted, self);
+  return converted;
+}
+
+void sum_into(const Tensor& self, uint64_t mask, bool keepdim, const Tensor& out, bool mean,
+              const char* name) {
+  const Tensor in = as_dtype(self, out.scalar_type());
+  const cpu_reduce::ReducePlan plan = make_reduce_plan(in, mask, out, keepdim);
+  SOPS_DISPATCH_TYPES(dtypes::kAllTypes | dtypes::kBoolType | dtypes::kReducedFloatingTypes,
+                      out.scalar_type(), name, [&] {
+    if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+      // 16-bit floats: reduced in float32, then rounded once.
+      Tensor wide = as_dtype(in, ScalarType::Float);
+      Tensor result = sops::empty(out.sizes(), out.options().dtype(ScalarType::Float));
+      sum_into(wide, mask, keepdim, result, mean, name);
+      cpu_util::copy_cast(out, result);
+    } else {
+      SumReducer<scalar_t> r;
+      if (mean) r.divisor = static_cast<double>(plan.red_numel);
+      run_reduction(plan, in.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), r);
+    }
+  });
+}
 
 }  // namespace
 
 SOPS_IMPL_FUNC(sum_out)
 (const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> /*dtype*/,
  const Tensor& out) {
+  sum_into(self, ops_util::reduction_mask(dim, self.dim()), keepdim, out, /*mean=*/false, "sum");
+}
+
+SOPS_IMPL_FUNC(mean_out)
+(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> /*dtype*/,
+ const Tensor& out) {
+  sum_into(self, ops_util::reduction_mask(dim, self.dim()), keepdim, out, /*mean=*/true, "mean");
+}
+
+namespace {
+
+template <bool kMax>
+void minmax_into(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out,
+                 const char* name) {
   const uint64_t mask = ops_util::reduction_mask(dim, self.dim());
-  // Split self's dimensions into kept ones (with their output strides) and reduced ones.
-  DimVector kept_sizes, kept_in, kept_out, red_sizes, red_in;
-  int64_t out_d = 0;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if ((mask >> d) & 1u) {
-      red_sizes.push_back(self.size(d));
-      red_in.push_back(self.stride(d));
-      if (keepdim) ++out_d;
+  const cpu_reduce::ReducePlan plan = make_reduce_plan(self, mask, out, keepdim);
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), name, [&] {
+    run_reduction(plan, self.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(),
+                  MinMaxReducer<scalar_t, kMax>{});
+  });
+}
+
+}  // namespace
+
+SOPS_IMPL_FUNC(amax_out)(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+  minmax_into<true>(self, dim, keepdim, out, "amax");
+}
+
+SOPS_IMPL_FUNC(amin_out)(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+  minmax_into<false>(self, dim, keepdim, out, "amin");
+}
+
+SOPS_IMPL_FUNC(any_out)(const Tensor& self, int64_t dim, bool keepdim, const Tensor& out) {
+  const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << ops_util::wrap_dim(dim, self.dim());
+  const cpu_reduce::ReducePlan plan = make_reduce_plan(self, mask, out, keepdim);
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "any", [&] {
+    using In = scalar_t;
+    if (out.scalar_type() == ScalarType::Byte) {
+      run_reduction(plan, self.const_data_ptr<In>(), out.data_ptr<uint8_t>(),
+                    AnyReducer<In, uint8_t>{});
     } else {
-      kept_sizes.push_back(self.size(d));
-      kept_in.push_back(self.stride(d));
+      run_reduction(plan, self.const_data_ptr<In>(), out.data_ptr<bool>(), AnyReducer<In, bool>{});
+    }
+  });
+}
+
+SOPS_IMPL_FUNC(argmax_out)
+(const Tensor& self, std::optional<int64_t> dim, bool keepdim, const Tensor& out) {
+  // Over one dimension: for each position of the others, the first index of the
+  // maximum along it. Without dim: over the flattened (row-major) tensor.
+  Tensor in = self;
+  if (!dim.has_value() && !self.is_contiguous()) {
+    in = sops::empty(self.sizes(), self.options());
+    cpu_util::copy_cast(in, self);
+  }
+  int64_t len = in.numel();
+  int64_t step = 1;
+  DimVector kept_sizes, kept_in, kept_out;
+  if (dim.has_value() && in.dim() > 0) {
+    const int64_t d = ops_util::wrap_dim(*dim, in.dim());
+    len = in.size(d);
+    step = in.stride(d);
+    int64_t out_d = 0;
+    for (int64_t k = 0; k < in.dim(); ++k) {
+      if (k == d) {
+        if (keepdim) ++out_d;
+        continue;
+      }
+      kept_sizes.push_back(in.size(k));
+      kept_in.push_back(in.stride(k));
       kept_out.push_back(out.stride(out_d++));
     }
   }
-  const ScalarType in_type = self.scalar_type();
-  const std::size_t in_size = self.element_size();
-  const char* in_base = static_cast<const char*>(self.const_data_ptr());
-  const DimVector zeros(red_sizes.size(), 0);
-
-  SOPS_DISPATCH_TYPES(dtypes::kAllTypes | dtypes::kBoolType | dtypes::kReducedFloatingTypes,
-                      out.scalar_type(), "sum", [&] {
-    using acc = acc_t<scalar_t>;
-    scalar_t* out_base = out.data_ptr<scalar_t>();
-    for_each_offset(kept_sizes, kept_in, kept_out, [&](int64_t in_off, int64_t out_off) {
-      acc total = acc(0);
-      for_each_offset(red_sizes, red_in, zeros, [&](int64_t r, int64_t) {
-        const scalar_t v = load_as<scalar_t>(in_base + (in_off + r) * static_cast<int64_t>(in_size), in_type);
-        if constexpr (std::is_same_v<scalar_t, bool>) {
-          total = total || v;
-        } else {
-          total = cpu_util::wrapping_add(total, static_cast<acc>(v));
+  int64_t outer = 1;
+  for (const int64_t s : kept_sizes) outer *= s;
+  int64_t* result = out.data_ptr<int64_t>();
+  SOPS_DISPATCH_ALL_TYPES(in.scalar_type(), "argmax", [&] {
+    const scalar_t* base = in.const_data_ptr<scalar_t>();
+    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1));
+    parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        int64_t in_off = 0, out_off = 0, rest = o;
+        for (std::size_t k = kept_sizes.size(); k-- > 0;) {
+          const int64_t i = rest % kept_sizes[k];
+          rest /= kept_sizes[k];
+          in_off += i * kept_in[k];
+          out_off += i * kept_out[k];
         }
-      });
-      out_base[out_off] = convert<scalar_t>(total);
+        const scalar_t* p = base + in_off;
+        int64_t best = 0;
+        scalar_t best_value = p[0];
+        for (int64_t i = 1; i < len; ++i) {
+          if constexpr (kFloating<scalar_t>) {
+            if (std::isnan(best_value)) break;  // the first NaN is the maximum
+          }
+          const scalar_t v = p[i * step];
+          bool better = v > best_value;
+          if constexpr (kFloating<scalar_t>) better = better || std::isnan(v);
+          if (better) {
+            best = i;
+            best_value = v;
+          }
+        }
+        result[out_off] = best;
+      }
     });
   });
 }

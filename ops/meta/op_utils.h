@@ -129,4 +129,18 @@ inline uint64_t reduction_mask(OptionalIntArrayRef dims, int64_t ndim) {
   return ndim == 0 ? 0 : mask;
 }
 
+// The result shape of reducing the dimensions of `mask`: without them, or with size 1
+// in their place when keepdim.
+inline DimVector reduced_shape(const Tensor& self, uint64_t mask, bool keepdim) {
+  DimVector shape;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if ((mask >> d) & 1u) {
+      if (keepdim) shape.push_back(1);
+    } else {
+      shape.push_back(self.size(d));
+    }
+  }
+  return shape;
+}
+
 }  // namespace sops::aten::ops_util
