@@ -41,4 +41,13 @@ namespace sops {
 // True on an x86-64 CPU with AVX2 and FMA, unless SOPS_CPU_CAPABILITY=default.
 bool cpu_has_avx2();
 
+// 32 bytes of T as one value of the compiler's portable vector extension: one AVX
+// register in an AVX2 clone, two SSE or NEON registers elsewhere. Arithmetic is
+// element-wise; load and store with std::memcpy (no alignment needed).
+template <typename T>
+struct Vec32 {
+  typedef T type __attribute__((vector_size(32)));
+  static constexpr int kLanes = static_cast<int>(32 / sizeof(T));
+};
+
 }  // namespace sops

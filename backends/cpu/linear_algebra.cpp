@@ -1,4 +1,4 @@
-// CPU kernels of mm and addmm: out = beta * self + alpha * (mat1 @ mat2). float32 and
+// CPU kernels of mm, bmm and addmm: out = beta * self + alpha * (mat1 @ mat2). float32 and
 // float64 go through the blocked GEMM (backends/cpu/gemm.h); the integral and bool
 // dtypes through a plain triple loop over strided operands. As with BLAS, beta == 0
 // ignores self (NaN included) and alpha == 0 skips the product.
@@ -8,6 +8,7 @@
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
+#include "runtime/parallel.h"
 
 namespace sops::aten::native {
 namespace {
@@ -149,6 +150,26 @@ void addmm_kernel(const Tensor& out, const Tensor& self, const Tensor& mat1, con
 
 SOPS_IMPL_FUNC(mm_out_cpu)(const Tensor& self, const Tensor& mat2, const Tensor& out) {
   addmm_kernel(out, Tensor(), self, mat2, 0, 1, "addmm_impl_cpu_");
+}
+
+SOPS_IMPL_FUNC(bmm_out_cpu)(const Tensor& self, const Tensor& mat2, const Tensor& out) {
+  cpu_util::check_dtype_implemented(out.scalar_type(), dtypes::kAllTypes, "bmm");
+  const int64_t batch = self.size(0);
+  const int64_t m = self.size(1), k = self.size(2), n = mat2.size(2);
+  if (batch == 0 || m == 0 || n == 0) return;
+  // One matrix product per batch entry, over 2-d views; batches split over the threads
+  // when each product is small (a large one splits its own rows instead).
+  const int64_t work = std::max<int64_t>(1, m * n * std::max<int64_t>(k, 1));
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 18) / work);
+  auto matrix = [](const Tensor& t, int64_t b) {
+    return t.as_strided({t.size(1), t.size(2)}, {t.stride(1), t.stride(2)},
+                        t.storage_offset() + b * t.stride(0));
+  };
+  parallel_for(0, batch, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      addmm_kernel(matrix(out, b), Tensor(), matrix(self, b), matrix(mat2, b), 0, 1, "bmm");
+    }
+  });
 }
 
 SOPS_IMPL_FUNC(addmm_out_cpu)

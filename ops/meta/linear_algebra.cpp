@@ -1,4 +1,4 @@
-// Meta functions of mm and addmm, and linear, a composite over them.
+// Meta functions of mm, bmm and addmm, and linear, a composite over them.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
 #include "ops/meta/op_utils.h"
@@ -38,6 +38,20 @@ SOPS_META_FUNC(mm)(const Tensor& self, const Tensor& mat2) {
              ops_util::typemeta_name(mat2.scalar_type()));
   check_shapes_multiply(self, mat2);
   set_output_raw_strided(0, {self.size(0), mat2.size(1)}, {}, self.options());
+}
+
+SOPS_META_FUNC(bmm)(const Tensor& self, const Tensor& mat2) {
+  // PyTorch names the operands batch1 and batch2 in its messages.
+  SOPS_CHECK_ARG(self.dim() == 3, "self", "batch1 must be a 3D tensor");
+  SOPS_CHECK_ARG(mat2.dim() == 3, "mat2", "batch2 must be a 3D tensor");
+  SOPS_CHECK_ARG(mat2.size(0) == self.size(0) && mat2.size(1) == self.size(2), "mat2",
+                 "Expected size for first two dimensions of batch2 tensor to be: [",
+                 self.size(0), ", ", self.size(2), "] but got: [", mat2.size(0), ", ",
+                 mat2.size(1), "].");
+  SOPS_CHECK_ARG(self.scalar_type() == mat2.scalar_type(), "mat2", "expected scalar type ",
+                 ops_util::aten_name(self.scalar_type()), " but found ",
+                 ops_util::aten_name(mat2.scalar_type()));
+  set_output_raw_strided(0, {self.size(0), self.size(1), mat2.size(2)}, {}, self.options());
 }
 
 SOPS_META_FUNC(addmm)

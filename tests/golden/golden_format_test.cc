@@ -40,6 +40,7 @@ const std::vector<FamilySpec>& families() {
       {"argmax.golden", {"argmax"}, false, ""},
       {"any.golden", {"any.dim"}, false, ""},
       {"mm.golden", {"mm"}, false, ""},
+      {"bmm.golden", {"bmm"}, false, ""},
       {"addmm.golden", {"addmm"}, false, "self"},
       {"upsample_nearest.golden",
        {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest1d.vec",

@@ -1,4 +1,4 @@
-"""Linear algebra: mm, addmm and linear.
+"""Linear algebra: mm, bmm, addmm and linear.
 
 Integer inputs are drawn from small ranges (MM_RNG) so that the sums of products stay
 inside the dtype; floating inputs are multiples of 1/4, so results are exact except in the
@@ -60,6 +60,38 @@ def mm_cases() -> Iterator[Case]:
                error="expected m1 and m2 to have the same dtype, but got: float != double")
     yield Case("mm", "int64_float32_mismatch_error", fn(I64, (2, 3), F32, (3, 2)),
                error="expected m1 and m2 to have the same dtype, but got: long int != float")
+
+
+def bmm_cases() -> Iterator[Case]:
+    """Cases of bmm (bool raises)."""
+
+    def fn(d1, s1, d2, s2, l1="contig", l2="contig"):
+        return lambda r: [("self", r.t(d1, s1, l1, rng=MM_RNG.get(d1))),
+                          ("mat2", r.t(d2, s2, l2, rng=MM_RNG.get(d2)))]
+
+    for d in ALL7:
+        n = dn(d)
+        err = "not implemented for 'Bool'" if d == B else None
+        yield Case("bmm", n, fn(d, (2, 2, 3), d, (2, 3, 4)), error=err)
+        if d != B:
+            yield Case("bmm", f"{n}_noncontig", fn(d, (2, 3, 2), d, (2, 2, 3), "T", "step"))
+    yield Case("bmm", "float32_blocked", fn(F32, (2, 40, 30), F32, (2, 30, 9)))
+    yield Case("bmm", "float32_expanded_batch", fn(F32, (3, 2, 4), F32, (3, 4, 2), "expand:1,2,4"))
+    yield Case("bmm", "float32_size0_batch", fn(F32, (0, 2, 3), F32, (0, 3, 4)))
+    yield Case("bmm", "float32_size0_inner", fn(F32, (2, 2, 0), F32, (2, 0, 3)))
+    yield Case("bmm", "float32_size1", fn(F32, (1, 1, 1), F32, (1, 1, 1)))
+    yield Case("bmm", "self_not_3d_error", fn(F32, (2, 3), F32, (2, 3, 4)),
+               error="batch1 must be a 3D tensor")
+    yield Case("bmm", "mat2_not_3d_error", fn(F32, (2, 2, 3), F32, (2, 3)),
+               error="batch2 must be a 3D tensor")
+    yield Case("bmm", "batch_mismatch_error", fn(F32, (2, 2, 3), F32, (3, 3, 4)),
+               error="Expected size for first two dimensions of batch2 tensor to be: [2, 3] "
+                     "but got: [3, 3].")
+    yield Case("bmm", "inner_mismatch_error", fn(F32, (2, 2, 3), F32, (2, 4, 4)),
+               error="Expected size for first two dimensions of batch2 tensor to be: [2, 3] "
+                     "but got: [2, 4].")
+    yield Case("bmm", "dtype_mismatch_error", fn(F32, (2, 2, 3), F64, (2, 3, 4)),
+               error="expected scalar type Float but found Double")
 
 
 def addmm_cases() -> Iterator[Case]:
@@ -165,6 +197,7 @@ def linear_cases() -> Iterator[Case]:
 
 FAMILIES = [
     FamilyInfo("mm", ops=("mm",), sample_inputs=mm_cases),
+    FamilyInfo("bmm", ops=("bmm",), sample_inputs=bmm_cases),
     FamilyInfo("addmm", ops=("addmm",), sample_inputs=addmm_cases),
     FamilyInfo("linear", ops=("linear",), sample_inputs=linear_cases),
 ]
