@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "backends/cpu/transpose_copy.h"
 #include "ops/meta/op_utils.h"
 #include "runtime/cpu_loops.h"
 #include "runtime/error.h"
@@ -130,6 +131,7 @@ inline void copy_cast(const Tensor& dst, const Tensor& src) {
       .cast_common_dtype_to_outputs(true)
       .resize_outputs(false);
   TensorIterator iter(config);
+  if (try_transpose_copy(iter)) return;
   SOPS_DISPATCH_EVERY_TYPE(src.scalar_type(), "copy_", [&] {
     sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x; });
   });

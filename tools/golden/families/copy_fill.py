@@ -34,6 +34,11 @@ def copy_cases() -> Iterator[Case]:
     for sd, dd in [(F32, F16), (F16, F32), (F32, BF16), (BF16, F32), (F64, F16), (I64, F16),
                    (F16, BF16), (BF16, I32), (F16, F16), (BF16, BF16), (B, F16), (F16, B)]:
         yield Case("copy_", f"{dn(sd)}_to_{dn(dd)}", fn(dd, (2, 3), sd, (2, 3)), result="self")
+    # Transposed sources large enough for the tiled transpose (cpu_util::try_transpose_copy):
+    # partial 32 x 32 tiles, every element size.
+    for d in (F32, F64, I8, F16):
+        yield Case("copy_", f"{dn(d)}_transposed_tiles", fn(d, (40, 35), d, (40, 35), sl="T"),
+                   result="self")
     yield Case("copy_", "float32_to_float16_randn", fn(F16, (2, 5), F32, (2, 5), randn=True),
                result="self")
     yield Case("copy_", "float32_to_bfloat16_randn", fn(BF16, (2, 5), F32, (2, 5), randn=True),
