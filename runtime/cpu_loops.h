@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -139,6 +140,68 @@ bool dtypes_match(const TensorIteratorBase& iter, std::index_sequence<I...>) {
           ...);
 }
 
+// cpu_kernel_vec's unit-stride run: vop on Vec32 chunks (broadcast inputs splatted once),
+// op on the tail.
+template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
+SOPS_ALWAYS_INLINE void vec_unit_stride_body(char** data, int64_t n, Op& op, VOp& vop,
+                                             std::index_sequence<I...>) {
+  using T = typename Traits::result_type;
+  using V = typename Vec32<T>::type;
+  constexpr int64_t W = Vec32<T>::kLanes;
+  T* out = reinterpret_cast<T*>(data[0]);
+  const std::tuple<const arg_t<Traits, I>*...> in{
+      reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1])...};
+  auto chunk = [&](auto index, int64_t k) -> V {
+    constexpr std::size_t i = decltype(index)::value;
+    const T* p = std::get<i>(in);
+    if constexpr (((kBroadcast >> i) & 1u) != 0) {
+      return V{} + p[0];
+    } else {
+      V v;
+      std::memcpy(&v, p + k, sizeof(V));
+      return v;
+    }
+  };
+  int64_t k = 0;
+  for (; k + W <= n; k += W) {
+    const V r = vop(chunk(std::integral_constant<std::size_t, I>{}, k)...);
+    std::memcpy(out + k, &r, sizeof(V));
+  }
+  for (; k < n; ++k) out[k] = op(std::get<I>(in)[((kBroadcast >> I) & 1u) != 0 ? 0 : k]...);
+}
+
+// No AVX2 clone here, unlike unit_stride_loop: vop takes and returns vectors, and a
+// vector crosses a call between an AVX2 function and a default-target one (vop is not
+// always inlined, e.g. at -O0) in different registers (GCC's -Wpsabi). The loop runs in
+// the target vop was compiled for; a kernel wanting AVX2 for a vector loop writes the
+// whole loop as a clone (e.g. backends/cpu/softmax.cpp).
+template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
+void vec_unit_stride_loop(char** data, int64_t n, Op& op, VOp& vop, std::index_sequence<I...> is) {
+  vec_unit_stride_body<Traits, kBroadcast>(data, n, op, vop, is);
+}
+
+template <typename Traits, typename Op, typename VOp, std::size_t... I>
+void cpu_loop_vec(char** data, const int64_t* strides, int64_t n, Op& op, VOp& vop,
+                  std::index_sequence<I...> is) {
+  switch (unit_stride_pattern<Traits>(strides, is)) {
+    case 0: vec_unit_stride_loop<Traits, 0u>(data, n, op, vop, is); return;
+    case 1: vec_unit_stride_loop<Traits, 1u>(data, n, op, vop, is); return;
+    case 2:
+      if constexpr (sizeof...(I) >= 2) {
+        vec_unit_stride_loop<Traits, 2u>(data, n, op, vop, is);
+        return;
+      }
+      break;
+    default: break;
+  }
+  cpu_loop_exact<Traits>(data, strides, n, op, is);
+}
+
+template <typename Traits, std::size_t... I>
+constexpr bool args_are_result_type(std::index_sequence<I...>) {
+  return (std::is_same_v<arg_t<Traits, I>, typename Traits::result_type> && ...);
+}
+
 // iter.for_each(loop), split over the thread pool when the iteration is large.
 template <typename Loop>
 void for_each_maybe_parallel(const TensorIteratorBase& iter, Loop&& loop) {
@@ -177,6 +240,37 @@ void cpu_kernel(const TensorIteratorBase& iter, Op&& op) {
   for (int i = 0; i < iter.ntensors(); ++i) dtypes[static_cast<std::size_t>(i)] = iter.dtype(i);
   detail::for_each_maybe_parallel(iter, [&](char** data, const int64_t* strides, int64_t n) {
     detail::cpu_loop_casting<Traits>(data, strides, n, op, dtypes.data(), Indices{});
+  });
+}
+
+// cpu_kernel with a vector form of the lambda, for what the compiler cannot vectorize
+// from the scalar one (exp, tanh, NaN-propagating max, ...):
+//
+//   sops::cpu_kernel_vec(iter,
+//       [](float x) -> float { return 1 / (1 + std::exp(-x)); },
+//       [](vec::Vf x) -> vec::Vf { return vec::sigmoid(x); });
+//
+// Every argument and the result must have one element type T (not bool) and vop takes
+// and returns Vec32<T>::type (runtime/vec_math.h has exp, sigmoid, tanh). vop runs on
+// 32-byte chunks of unit-stride runs (an input broadcast along the run is splatted);
+// op runs on the tails, on strided runs, and on everything when an operand's dtype is
+// not T (the casting path of cpu_kernel).
+template <typename Op, typename VOp>
+void cpu_kernel_vec(const TensorIteratorBase& iter, Op&& op, VOp&& vop) {
+  using Traits = function_traits<Op>;
+  using T = typename Traits::result_type;
+  using Indices = std::make_index_sequence<Traits::arity>;
+  static_assert(!std::is_same_v<T, bool>, "cpu_kernel_vec: bool has no vector type");
+  static_assert(detail::args_are_result_type<Traits>(Indices{}),
+                "cpu_kernel_vec: every argument must have the result's type");
+  if (!detail::dtypes_match<Traits>(iter, Indices{}) || iter.noutputs() != 1 ||
+      iter.ninputs() != static_cast<int>(Traits::arity) ||
+      iter.device_type(0) != DeviceType::CPU) {
+    cpu_kernel(iter, std::forward<Op>(op));
+    return;
+  }
+  detail::for_each_maybe_parallel(iter, [&](char** data, const int64_t* strides, int64_t n) {
+    detail::cpu_loop_vec<Traits>(data, strides, n, op, vop, Indices{});
   });
 }
 
