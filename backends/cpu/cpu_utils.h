@@ -120,6 +120,56 @@ constexpr T wrapping_mul(T a, T b) {
   }
 }
 
+// Integer division truncated toward zero; b != 0 (the kernels check that first). Signed
+// division by -1 wraps (INT64_MIN / -1 is INT64_MIN) instead of trapping.
+template <typename T>
+constexpr T div_trunc_integer(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    return b == T(-1) ? wrapping_mul(a, T(-1)) : static_cast<T>(a / b);
+  } else {
+    return static_cast<T>(a / b);
+  }
+}
+
+// Python's floor division of integers (PyTorch's div_floor_integer); b != 0.
+template <typename T>
+constexpr T div_floor_integer(T a, T b) {
+  const T q = div_trunc_integer(a, b);
+  if constexpr (std::is_signed_v<T>) {
+    const T r = wrapping_add(a, wrapping_mul(q, wrapping_mul(b, T(-1))));
+    return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
+  } else {
+    return q;
+  }
+}
+
+// Python's floor division of floating values (PyTorch's div_floor_floating): b == 0
+// gives a / b; otherwise (a - fmod(a, b)) / b rounded down, the sign of zero kept.
+template <typename T>
+inline T div_floor_floating(T a, T b) {
+  if (b == T(0)) return a / b;
+  const T mod = std::fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != T(0) && (b < T(0)) != (mod < T(0))) div -= T(1);
+  if (div == T(0)) return std::copysign(T(0), a / b);
+  T floordiv = std::floor(div);
+  if (div - floordiv > T(0.5)) floordiv += T(1);
+  return floordiv;
+}
+
+// Whether input operand `arg` of a built iterator has a zero among the elements the
+// iteration reaches (broadcasting and size 0 included), read as an int64.
+inline bool any_zero(const TensorIteratorBase& iter, int arg) {
+  const ScalarType dtype = iter.dtype(arg);
+  bool found = false;
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    for (int64_t k = 0; k < n && !found; ++k) {
+      found = load_as<int64_t>(data[arg] + k * strides[arg], dtype) == 0;
+    }
+  });
+  return found;
+}
+
 // dst[...] = src[...] converted to dst's dtype, src broadcast to dst's shape. dst must
 // not have overlapping elements; src may have any strides.
 inline void copy_cast(const Tensor& dst, const Tensor& src) {

@@ -48,6 +48,15 @@ const std::vector<FamilySpec>& families() {
       {"linear.golden", {"linear"}, false, "bias"},
       {"copy.golden", {"copy_"}, false, "*"},
       {"fill.golden", {"fill_.Scalar", "fill_.Tensor"}, false, "value"},
+      {"sub.golden", {"sub.Tensor", "sub.out", "sub_.Tensor"}, false, "*"},
+      {"div.golden",
+       {"div.Tensor", "div.out", "div_.Tensor", "div.Tensor_mode", "div.out_mode",
+        "div_.Tensor_mode"},
+       false, "*"},
+      {"scalar_arith.golden",
+       {"add.Scalar", "add_.Scalar", "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar",
+        "div.Scalar", "div_.Scalar", "div.Scalar_mode", "div_.Scalar_mode"},
+       false, ""},
   };
   return v;
 }
@@ -385,6 +394,45 @@ TEST(GoldenReader, ParsesEveryKind) {
             "result type Float can't be cast to the desired output type Long");
 }
 
+TEST(GoldenReader, ParsesStrAndTolerance) {
+  GoldenFile f = parse_golden(
+      "# header\n"
+      "case div.Tensor_mode t\n"
+      "arg self tensor float32 sizes 1 1 strides 1 1 offset 0 storage 1 1.0\n"
+      "arg rounding_mode str floor\n"
+      "tol 1e-06 1e-07\n"
+      "expect tensor float32 sizes 1 1 strides 1 1 values 1 1.0\n"
+      "end\n"
+      "case exp u\n"
+      "arg self tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n"
+      "expect tensor float32 sizes 0 strides 0 values 1 2.0\n"
+      "end\n",
+      "t.golden");
+  ASSERT_EQ(f.cases.size(), 2u);
+  EXPECT_EQ(f.cases[0].arg("rounding_mode").kind, ArgKind::kStr);
+  EXPECT_EQ(f.cases[0].arg("rounding_mode").str_value, "floor");
+  EXPECT_TRUE(f.cases[0].has_tolerance);
+  EXPECT_EQ(f.cases[0].rtol, 1e-6);
+  EXPECT_EQ(f.cases[0].atol, 1e-7);
+  EXPECT_FALSE(f.cases[1].has_tolerance);
+  EXPECT_EQ(f.cases[1].rtol, 0.0);
+}
+
+// Tolerances appear only where a case's result is floating.
+TEST(GoldenData, TolerancesOnlyOnFloatingResults) {
+  for (const auto& spec : families()) {
+    const Loaded& l = loaded_files().at(spec.file);
+    if (!l.error.empty()) continue;
+    for (const auto& c : l.file.cases) {
+      if (!c.has_tolerance) continue;
+      SCOPED_TRACE(c.where());
+      EXPECT_FALSE(c.is_error());
+      EXPECT_TRUE(is_floating_dtype(c.expect.dtype));
+      EXPECT_LE(c.rtol, 1e-3) << "a tolerance this loose hides real differences";
+    }
+  }
+}
+
 // Parses `text` and returns the error message ("" if it parsed).
 std::string parse_error(const std::string& text) {
   try {
@@ -437,6 +485,13 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + self + self, "bad.golden:4:", "duplicate argument 'self'"},
       {head + self + "expect view float32 sizes 1 2 strides 1 1 values 2 1 2\n", "bad.golden:4:",
        "expected 'offset' but found 'values'"},
+      {head + self + "tol 1e-6\n", "bad.golden:4:", "line ends where atol was expected"},
+      {head + self + "tol -1 0\n", "bad.golden:4:", "finite, non-negative"},
+      {head + self + "tol 1e-6 0\ntol 1e-6 0\n", "bad.golden:5:", "second 'tol'"},
+      {head + self + "expect error e\ntol 1e-6 0\n", "bad.golden:5:", "'tol' after 'expect'"},
+      {head + self + "tol 1e-6 0\nexpect error e\nend\n", "bad.golden:6:",
+       "does not expect a floating result"},
+      {head + "arg mode str\n", "bad.golden:3:", "line ends where a string was expected"},
   };
   for (const auto& b : bad) {
     std::string msg = parse_error(b.text);

@@ -56,6 +56,7 @@ Value to_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema& s,
     case ArgKind::kBool: return Value(a.bool_value);
     case ArgKind::kDType: return Value(dtype_of(a.dtype));
     case ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
+    case ArgKind::kStr: return Value(a.str_value);
     case ArgKind::kNone:
       // Factories make meta tensors when asked for the meta device.
       if (device.is_meta() && s.type.kind == TypeSchema::Kind::Device) return Value(device);
@@ -184,6 +185,11 @@ bool is_out_variant_of(const FunctionSchema& variant, const FunctionSchema& func
     }
     if (j == functional.arguments.size() || functional.arguments[j].type.text != a.type.text) return false;
     ++j;
+  }
+  // Every argument of the functional schema is taken (div.out is not div.Tensor_mode's).
+  for (; j < functional.arguments.size(); ++j) {
+    const std::string_view left = functional.arguments[j].name;
+    if (left != "dtype" && left != "layout" && left != "device" && left != "pin_memory") return false;
   }
   return true;
 }
