@@ -294,17 +294,19 @@ CountCpuAllocations::CountCpuAllocations()
 CountCpuAllocations::~CountCpuAllocations() { set_allocator(DeviceType::CPU, previous_); }
 int CountCpuAllocations::count() const { return counting_allocator().count; }
 
-Tensor clone(const Tensor& t) {
-  Tensor out = sops::empty(t.sizes(), t.options());
+Tensor clone(const Tensor& t) { return clone_as(t, t.scalar_type()); }
+
+Tensor clone_as(const Tensor& t, ScalarType dtype) {
+  Tensor out = sops::empty(t.sizes(), t.options().dtype(dtype));
   const std::vector<double> v = logical_values<double>(t);
   const std::vector<int64_t> vi =
       is_floating_point(t.scalar_type()) ? std::vector<int64_t>() : logical_values<int64_t>(t);
   char* p = static_cast<char*>(out.data_ptr());
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (vi.empty()) {
-      store_as<double>(p + i * out.element_size(), t.scalar_type(), v[i]);
+      store_as<double>(p + i * out.element_size(), dtype, v[i]);
     } else {
-      store_as<int64_t>(p + i * out.element_size(), t.scalar_type(), vi[i]);
+      store_as<int64_t>(p + i * out.element_size(), dtype, vi[i]);
     }
   }
   return out;
