@@ -120,6 +120,41 @@ constexpr T wrapping_mul(T a, T b) {
   }
 }
 
+// -x, wrapping for integers (-INT8_MIN is INT8_MIN; uint8 -1 is 255).
+template <typename T>
+constexpr T negate(T x) {
+  if constexpr (std::is_integral_v<T>) {
+    return wrapping_mul(x, static_cast<T>(-1));
+  } else {
+    return -x;
+  }
+}
+
+// |x|, wrapping for the most negative integer (abs(INT8_MIN) is INT8_MIN, as in PyTorch).
+template <typename T>
+constexpr T abs_value(T x) {
+  if constexpr (std::is_unsigned_v<T>) {
+    return x;
+  } else if constexpr (std::is_integral_v<T>) {
+    return x < 0 ? negate(x) : x;
+  } else {
+    return std::abs(x);
+  }
+}
+
+// base ** exp for integers by squaring, wrapping on overflow; exp >= 0 (PyTorch's powi:
+// negative exponents were refused before).
+template <typename T>
+constexpr T powi(T base, T exp) {
+  T result = 1;
+  while (exp != 0) {
+    if (exp & 1) result = wrapping_mul(result, base);
+    exp = static_cast<T>(exp / 2);
+    base = wrapping_mul(base, base);
+  }
+  return result;
+}
+
 // Integer division truncated toward zero; b != 0 (the kernels check that first). Signed
 // division by -1 wraps (INT64_MIN / -1 is INT64_MIN) instead of trapping.
 template <typename T>

@@ -80,6 +80,15 @@ const std::vector<FamilySpec>& families() {
         "logical_and_", "logical_or", "logical_or.out", "logical_or_"},
        false, "*"},
       {"where.golden", {"where.self", "where.self_out"}, false, "*"},
+      {"neg.golden", {"neg", "neg_", "neg.out"}, false, ""},
+      {"abs.golden", {"abs", "abs_", "abs.out"}, false, ""},
+      {"exp.golden", {"exp", "exp_", "exp.out"}, false, ""},
+      {"log.golden", {"log", "log_", "log.out"}, false, ""},
+      {"sqrt.golden", {"sqrt", "sqrt_", "sqrt.out"}, false, ""},
+      {"rsqrt.golden", {"rsqrt", "rsqrt_", "rsqrt.out"}, false, ""},
+      {"sigmoid.golden", {"sigmoid", "sigmoid_", "sigmoid.out"}, false, ""},
+      {"tanh.golden", {"tanh", "tanh_", "tanh.out"}, false, ""},
+      {"pow.golden", {"pow.Tensor_Scalar", "pow_.Scalar", "pow.Tensor_Scalar_out"}, false, ""},
   };
   return v;
 }
