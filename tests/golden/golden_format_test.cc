@@ -89,6 +89,13 @@ const std::vector<FamilySpec>& families() {
       {"sigmoid.golden", {"sigmoid", "sigmoid_", "sigmoid.out"}, false, ""},
       {"tanh.golden", {"tanh", "tanh_", "tanh.out"}, false, ""},
       {"pow.golden", {"pow.Tensor_Scalar", "pow_.Scalar", "pow.Tensor_Scalar_out"}, false, ""},
+      {"gelu.golden", {"gelu", "gelu_", "gelu.out"}, false, ""},
+      {"silu.golden", {"silu", "silu_", "silu.out"}, false, ""},
+      {"hardsigmoid.golden", {"hardsigmoid", "hardsigmoid_", "hardsigmoid.out"}, false, ""},
+      {"hardswish.golden", {"hardswish", "hardswish_", "hardswish.out"}, false, ""},
+      {"leaky_relu.golden", {"leaky_relu", "leaky_relu_", "leaky_relu.out"}, false, ""},
+      {"hardtanh.golden", {"hardtanh", "hardtanh_", "hardtanh.out"}, false, ""},
+      {"clamp.golden", {"clamp", "clamp_", "clamp.out"}, false, ""},
   };
   return v;
 }
