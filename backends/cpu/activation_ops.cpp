@@ -27,7 +27,7 @@ void clamp_kernel(const TensorIteratorBase& iter, const Scalar& lo, const Scalar
     });
     return;
   }
-  check_dtype_implemented(iter.dtype(0), dtypes::kAllTypes, "clamp_scalar_cpu");
+  check_dtype_implemented(iter.dtype(0), dtypes::kAllTypes, "clamp_scalar_cpu", "self");
   SOPS_DISPATCH_ALL_TYPES(iter.dtype(0), "clamp", [&] {
     const scalar_t a = scalar_to<scalar_t>(lo);
     const scalar_t b = scalar_to<scalar_t>(hi);
@@ -40,7 +40,7 @@ void clamp_kernel(const TensorIteratorBase& iter, const Scalar& lo, const Scalar
 SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate, const Tensor& /*out*/) {
   SOPS_CHECK_ARG(approximate == "none" || approximate == "tanh", "approximate",
                  "approximate argument must be either none or tanh.");
-  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "GeluKernelImpl");
+  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "GeluKernelImpl", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "gelu", [&] {
     if (approximate == "none") {
       const scalar_t alpha = static_cast<scalar_t>(M_SQRT1_2);
@@ -58,7 +58,7 @@ SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate, c
 }
 
 SOPS_IMPL_FUNC(silu_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
-  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "silu_cpu");
+  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "silu_cpu", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "silu", [&] {
     sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x / (scalar_t(1) + std::exp(-x)); });
   });
@@ -66,7 +66,7 @@ SOPS_IMPL_FUNC(silu_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
 
 // min(max(x + 3, 0), 6) / 6.
 SOPS_IMPL_FUNC(hardsigmoid_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
-  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "hardsigmoid_cpu");
+  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "hardsigmoid_cpu", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "hardsigmoid", [&] {
     sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t {
       return std::min(std::max(x + scalar_t(3), scalar_t(0)), scalar_t(6)) / scalar_t(6);
@@ -76,7 +76,7 @@ SOPS_IMPL_FUNC(hardsigmoid_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
 
 // x * min(max(x + 3, 0), 6) / 6.
 SOPS_IMPL_FUNC(hardswish_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
-  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "hardswish_cpu");
+  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "hardswish_cpu", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "hardswish", [&] {
     sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t {
       return x * std::min(std::max(x + scalar_t(3), scalar_t(0)), scalar_t(6)) / scalar_t(6);
@@ -86,7 +86,7 @@ SOPS_IMPL_FUNC(hardswish_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
 
 // x > 0 ? x : x * negative_slope (NaN and -0.0 take the second branch, unchanged).
 SOPS_IMPL_FUNC(leaky_relu_out)(const Tensor& /*self*/, const Scalar& negative_slope, const Tensor& /*out*/) {
-  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "leaky_relu_cpu");
+  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "leaky_relu_cpu", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "leaky_relu", [&] {
     const scalar_t slope = scalar_to<scalar_t>(negative_slope);
     sops::cpu_kernel(*this, [slope](scalar_t x) -> scalar_t { return x > scalar_t(0) ? x : x * slope; });
@@ -109,13 +109,13 @@ SOPS_IMPL_FUNC(clamp_out)
   if (min.has_value() && max.has_value()) {
     clamp_kernel(*this, *min, *max);
   } else if (max.has_value()) {
-    check_dtype_implemented(dtype(0), dtypes::kAllTypes, "clamp_max_scalar_cpu");
+    check_dtype_implemented(dtype(0), dtypes::kAllTypes, "clamp_max_scalar_cpu", "self");
     SOPS_DISPATCH_ALL_TYPES(dtype(0), "clamp", [&] {
       const scalar_t b = scalar_to<scalar_t>(*max);
       sops::cpu_kernel(*this, [b](scalar_t x) -> scalar_t { return std::min(x, b); });
     });
   } else {
-    check_dtype_implemented(dtype(0), dtypes::kAllTypes, "clamp_min_scalar_cpu");
+    check_dtype_implemented(dtype(0), dtypes::kAllTypes, "clamp_min_scalar_cpu", "self");
     SOPS_DISPATCH_ALL_TYPES(dtype(0), "clamp", [&] {
       const scalar_t a = scalar_to<scalar_t>(*min);
       sops::cpu_kernel(*this, [a](scalar_t x) -> scalar_t { return std::max(x, a); });

@@ -90,7 +90,7 @@ SOPS_IMPL_FUNC(div_out_mode)
   if (!integral) {
     // PyTorch's floating kernels name themselves; bool is not among their dtypes.
     cpu_util::check_dtype_implemented(dtype, dtypes::kFloatingTypes,
-                                      trunc ? "div_trunc_cpu" : "div_floor_cpu");
+                                      trunc ? "div_trunc_cpu" : "div_floor_cpu", "self");
     SOPS_DISPATCH_FLOATING_TYPES(dtype, "div", [&] {
       if (trunc) {
         sops::cpu_kernel(*this, [](scalar_t x, scalar_t y) -> scalar_t { return std::trunc(x / y); });

@@ -93,9 +93,11 @@ T scalar_to(const Scalar& s) {
 
 // PyTorch's error for a dtype a kernel does not handle:
 //   "mm" not implemented for 'Bool'
-inline void check_dtype_implemented(ScalarType t, uint32_t supported, std::string_view kernel) {
-  SOPS_CHECK(dtypes::contains(supported, t), "\"", kernel, "\" not implemented for '",
-             ops_util::aten_name(t), "'");
+// naming `argument` (the tensor whose dtype it is) when given.
+inline void check_dtype_implemented(ScalarType t, uint32_t supported, std::string_view kernel,
+                                    std::string_view argument = {}) {
+  SOPS_CHECK_ARG(dtypes::contains(supported, t), argument, "\"", kernel,
+                 "\" not implemented for '", ops_util::aten_name(t), "'");
 }
 
 // Integer + and * that wrap around in two's complement (no signed overflow).

@@ -29,7 +29,7 @@ SOPS_IMPL_FUNC(neg_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
 }
 
 SOPS_IMPL_FUNC(abs_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
-  cpu_util::check_dtype_implemented(common_dtype(), dtypes::kAllTypes, "abs_cpu");
+  cpu_util::check_dtype_implemented(common_dtype(), dtypes::kAllTypes, "abs_cpu", "self");
   SOPS_DISPATCH_ALL_TYPES(common_dtype(), "abs", [&] {
     sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return abs_value(x); });
   });
@@ -93,7 +93,7 @@ SOPS_IMPL_FUNC(pow_Tensor_Scalar_out)(const Tensor& self, const Scalar& exponent
     return;
   }
   // Integral (bool ** n is int64: bool never reaches here with a number exponent).
-  cpu_util::check_dtype_implemented(dtype, dtypes::kIntegralTypes, "pow");
+  cpu_util::check_dtype_implemented(dtype, dtypes::kIntegralTypes, "pow", "self");
   SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "pow", [&] {
     const scalar_t e = scalar_to<scalar_t>(exponent);
     sops::cpu_kernel(*this, [e](scalar_t x) -> scalar_t { return powi(x, e); });
