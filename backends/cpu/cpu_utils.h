@@ -94,9 +94,11 @@ T scalar_to(const Scalar& s) {
 
 // PyTorch's error for a dtype a kernel does not handle:
 //   "mm" not implemented for 'Bool'
-inline void check_dtype_implemented(ScalarType t, uint32_t supported, std::string_view kernel) {
-  SOPS_CHECK(dtypes::contains(supported, t), "\"", kernel, "\" not implemented for '",
-             ops_util::aten_name(t), "'");
+// naming `argument` (the tensor whose dtype it is) when given.
+inline void check_dtype_implemented(ScalarType t, uint32_t supported, std::string_view kernel,
+                                    std::string_view argument = {}) {
+  SOPS_CHECK_ARG(dtypes::contains(supported, t), argument, "\"", kernel,
+                 "\" not implemented for '", ops_util::aten_name(t), "'");
 }
 
 // Integer + and * that wrap around in two's complement (no signed overflow).
@@ -119,6 +121,91 @@ constexpr T wrapping_mul(T a, T b) {
   } else {
     return a * b;
   }
+}
+
+// -x, wrapping for integers (-INT8_MIN is INT8_MIN; uint8 -1 is 255).
+template <typename T>
+constexpr T negate(T x) {
+  if constexpr (std::is_integral_v<T>) {
+    return wrapping_mul(x, static_cast<T>(-1));
+  } else {
+    return -x;
+  }
+}
+
+// |x|, wrapping for the most negative integer (abs(INT8_MIN) is INT8_MIN, as in PyTorch).
+template <typename T>
+constexpr T abs_value(T x) {
+  if constexpr (std::is_unsigned_v<T>) {
+    return x;
+  } else if constexpr (std::is_integral_v<T>) {
+    return x < 0 ? negate(x) : x;
+  } else {
+    return std::abs(x);
+  }
+}
+
+// base ** exp for integers by squaring, wrapping on overflow; exp >= 0 (PyTorch's powi:
+// negative exponents were refused before).
+template <typename T>
+constexpr T powi(T base, T exp) {
+  T result = 1;
+  while (exp != 0) {
+    if (exp & 1) result = wrapping_mul(result, base);
+    exp = static_cast<T>(exp / 2);
+    base = wrapping_mul(base, base);
+  }
+  return result;
+}
+
+// Integer division truncated toward zero; b != 0 (the kernels check that first). Signed
+// division by -1 wraps (INT64_MIN / -1 is INT64_MIN) instead of trapping.
+template <typename T>
+constexpr T div_trunc_integer(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    return b == T(-1) ? wrapping_mul(a, T(-1)) : static_cast<T>(a / b);
+  } else {
+    return static_cast<T>(a / b);
+  }
+}
+
+// Python's floor division of integers (PyTorch's div_floor_integer); b != 0.
+template <typename T>
+constexpr T div_floor_integer(T a, T b) {
+  const T q = div_trunc_integer(a, b);
+  if constexpr (std::is_signed_v<T>) {
+    const T r = wrapping_add(a, wrapping_mul(q, wrapping_mul(b, T(-1))));
+    return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
+  } else {
+    return q;
+  }
+}
+
+// Python's floor division of floating values (PyTorch's div_floor_floating): b == 0
+// gives a / b; otherwise (a - fmod(a, b)) / b rounded down, the sign of zero kept.
+template <typename T>
+inline T div_floor_floating(T a, T b) {
+  if (b == T(0)) return a / b;
+  const T mod = std::fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != T(0) && (b < T(0)) != (mod < T(0))) div -= T(1);
+  if (div == T(0)) return std::copysign(T(0), a / b);
+  T floordiv = std::floor(div);
+  if (div - floordiv > T(0.5)) floordiv += T(1);
+  return floordiv;
+}
+
+// Whether input operand `arg` of a built iterator has a zero among the elements the
+// iteration reaches (broadcasting and size 0 included), read as an int64.
+inline bool any_zero(const TensorIteratorBase& iter, int arg) {
+  const ScalarType dtype = iter.dtype(arg);
+  bool found = false;
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    for (int64_t k = 0; k < n && !found; ++k) {
+      found = load_as<int64_t>(data[arg] + k * strides[arg], dtype) == 0;
+    }
+  });
+  return found;
 }
 
 // dst[...] = src[...] converted to dst's dtype, src broadcast to dst's shape. dst must

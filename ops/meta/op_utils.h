@@ -9,6 +9,7 @@
 #include "runtime/array_ref.h"
 #include "runtime/error.h"
 #include "runtime/native_types.h"
+#include "runtime/scalar.h"
 #include "runtime/scalar_type.h"
 #include "runtime/small_vector.h"
 #include "runtime/tensor.h"
@@ -141,6 +142,27 @@ inline DimVector reduced_shape(const Tensor& self, uint64_t mask, bool keepdim) 
     }
   }
   return shape;
+}
+
+}  // namespace sops::aten::ops_util
+
+namespace sops::aten::ops_util {
+
+// PyTorch's wrapped_scalar_tensor(s): a 0-dim tensor of s.type() marked as a wrapped
+// number, so that type promotion treats it as a Python number. It is made on `like`'s
+// device when that is meta (a meta call touches no cpu memory), else on cpu.
+inline Tensor wrapped_scalar_like(const Scalar& s, const Tensor& like) {
+  Tensor t = scalar_to_tensor(s, like.is_meta() ? like.device() : Device(DeviceType::CPU));
+  t.unsafe_get_impl()->set_wrapped_number(true);
+  return t;
+}
+
+// TensorIterator's check_all_same_dtype for a given out= (or inplace self) tensor, with
+// PyTorch's message: "Found dtype Long but expected Float". An undefined out passes.
+inline void check_out_dtype(const Tensor& out, ScalarType expected, std::string_view argument = "out") {
+  if (!out.defined()) return;
+  SOPS_CHECK_ARG(out.scalar_type() == expected, argument, "Found dtype ",
+                 aten_name(out.scalar_type()), " but expected ", aten_name(expected));
 }
 
 }  // namespace sops::aten::ops_util

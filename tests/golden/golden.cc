@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -335,6 +336,9 @@ GoldenArg read_arg(Line& line) {
     bool known = false;
     for (const char* m : kMemoryFormats) known = known || a.memory_format == m;
     if (!known) line.fail("unknown memory format '" + a.memory_format + "'");
+  } else if (kind == "str") {
+    a.kind = ArgKind::kStr;
+    a.str_value = line.next("a string");
   } else if (kind == "none") {
     a.kind = ArgKind::kNone;
   } else {
@@ -437,6 +441,7 @@ const char* arg_kind_name(ArgKind kind) {
     case ArgKind::kBool: return "bool";
     case ArgKind::kDType: return "dtype";
     case ArgKind::kMemoryFormat: return "memory_format";
+    case ArgKind::kStr: return "str";
     case ArgKind::kNone: return "none";
   }
   return "?";
@@ -512,6 +517,16 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       if (current.find_arg(a.name)) line.fail("duplicate argument '" + a.name + "'");
       pending_tensors = a.kind == ArgKind::kTensors ? a.tensors.size() : 0;
       current.args.push_back(std::move(a));
+    } else if (word == "tol") {
+      if (have_expect) line.fail("'tol' after 'expect'");
+      if (current.has_tolerance) line.fail("second 'tol' in case " + current.op + " " + current.id);
+      current.rtol = line.real("rtol");
+      current.atol = line.real("atol");
+      line.finish();
+      if (!(current.rtol >= 0 && current.atol >= 0 && std::isfinite(current.rtol) &&
+            std::isfinite(current.atol)))
+        line.fail("tol needs finite, non-negative rtol and atol");
+      current.has_tolerance = true;
     } else if (word == "expect") {
       if (have_expect) line.fail("second 'expect' in case " + current.op + " " + current.id);
       current.expect = read_expect(line);
@@ -520,6 +535,10 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       line.finish();
       if (!have_expect)
         line.fail("case " + current.op + " " + current.id + " has no 'expect' line");
+      if (current.has_tolerance && (current.expect.kind == ExpectKind::kError ||
+                                    !is_floating_dtype(current.expect.dtype)))
+        line.fail("'tol' in case " + current.op + " " + current.id +
+                  ", which does not expect a floating result");
       file.cases.push_back(std::move(current));
       current = GoldenCase();
       in_case = false;

@@ -64,6 +64,7 @@ enum class ArgKind {
   kBool,          // arg <name> bool 0|1
   kDType,         // arg <name> dtype <dtype>      (ScalarType)
   kMemoryFormat,  // arg <name> memory_format contiguous|channels_last|channels_last_3d|preserve
+  kStr,           // arg <name> str <token>     (str, str?: one token, no spaces)
   kNone,          // arg <name> none               (an optional argument that is absent)
 };
 const char* arg_kind_name(ArgKind kind);
@@ -81,6 +82,7 @@ struct GoldenArg {
   bool bool_value = false;            // kBool
   std::string dtype;                  // kDType
   std::string memory_format;          // kMemoryFormat
+  std::string str_value;              // kStr
 };
 
 enum class ExpectKind {
@@ -109,6 +111,11 @@ struct GoldenCase {
   std::string op;    // full op name, e.g. add.Tensor, add_.Tensor, add.out, relu, mm
   std::string id;    // unique with op within a file
   std::vector<GoldenArg> args;  // in schema order, every argument given
+  // "tol <rtol> <atol>": a floating result may differ from PyTorch's by
+  // atol + rtol * |expected| (NaN, inf and -inf still exact). Absent: bit for bit.
+  bool has_tolerance = false;
+  double rtol = 0;
+  double atol = 0;
   GoldenExpect expect;
 
   const GoldenArg* find_arg(const std::string& name) const;  // nullptr if absent

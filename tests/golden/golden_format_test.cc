@@ -54,6 +54,54 @@ const std::vector<FamilySpec>& families() {
       {"linear.golden", {"linear"}, false, "bias"},
       {"copy.golden", {"copy_"}, false, "*"},
       {"fill.golden", {"fill_.Scalar", "fill_.Tensor"}, false, "value"},
+      {"sub.golden", {"sub.Tensor", "sub.out", "sub_.Tensor"}, false, "*"},
+      {"div.golden",
+       {"div.Tensor", "div.out", "div_.Tensor", "div.Tensor_mode", "div.out_mode",
+        "div_.Tensor_mode"},
+       false, "*"},
+      {"scalar_arith.golden",
+       {"add.Scalar", "add_.Scalar", "sub.Scalar", "sub_.Scalar", "mul.Scalar", "mul_.Scalar",
+        "div.Scalar", "div_.Scalar", "div.Scalar_mode", "div_.Scalar_mode"},
+       false, ""},
+      {"eq.golden",
+       {"eq.Tensor", "eq.Scalar", "eq.Tensor_out", "eq.Scalar_out", "eq_.Tensor", "eq_.Scalar"},
+       false, "*"},
+      {"ne.golden",
+       {"ne.Tensor", "ne.Scalar", "ne.Tensor_out", "ne.Scalar_out", "ne_.Tensor", "ne_.Scalar"},
+       false, "*"},
+      {"lt.golden",
+       {"lt.Tensor", "lt.Scalar", "lt.Tensor_out", "lt.Scalar_out", "lt_.Tensor", "lt_.Scalar"},
+       false, "*"},
+      {"le.golden",
+       {"le.Tensor", "le.Scalar", "le.Tensor_out", "le.Scalar_out", "le_.Tensor", "le_.Scalar"},
+       false, "*"},
+      {"gt.golden",
+       {"gt.Tensor", "gt.Scalar", "gt.Tensor_out", "gt.Scalar_out", "gt_.Tensor", "gt_.Scalar"},
+       false, "*"},
+      {"ge.golden",
+       {"ge.Tensor", "ge.Scalar", "ge.Tensor_out", "ge.Scalar_out", "ge_.Tensor", "ge_.Scalar"},
+       false, "*"},
+      {"logical.golden",
+       {"logical_not", "logical_not.out", "logical_not_", "logical_and", "logical_and.out",
+        "logical_and_", "logical_or", "logical_or.out", "logical_or_"},
+       false, "*"},
+      {"where.golden", {"where.self", "where.self_out"}, false, "*"},
+      {"neg.golden", {"neg", "neg_", "neg.out"}, false, ""},
+      {"abs.golden", {"abs", "abs_", "abs.out"}, false, ""},
+      {"exp.golden", {"exp", "exp_", "exp.out"}, false, ""},
+      {"log.golden", {"log", "log_", "log.out"}, false, ""},
+      {"sqrt.golden", {"sqrt", "sqrt_", "sqrt.out"}, false, ""},
+      {"rsqrt.golden", {"rsqrt", "rsqrt_", "rsqrt.out"}, false, ""},
+      {"sigmoid.golden", {"sigmoid", "sigmoid_", "sigmoid.out"}, false, ""},
+      {"tanh.golden", {"tanh", "tanh_", "tanh.out"}, false, ""},
+      {"pow.golden", {"pow.Tensor_Scalar", "pow_.Scalar", "pow.Tensor_Scalar_out"}, false, ""},
+      {"gelu.golden", {"gelu", "gelu_", "gelu.out"}, false, ""},
+      {"silu.golden", {"silu", "silu_", "silu.out"}, false, ""},
+      {"hardsigmoid.golden", {"hardsigmoid", "hardsigmoid_", "hardsigmoid.out"}, false, ""},
+      {"hardswish.golden", {"hardswish", "hardswish_", "hardswish.out"}, false, ""},
+      {"leaky_relu.golden", {"leaky_relu", "leaky_relu_", "leaky_relu.out"}, false, ""},
+      {"hardtanh.golden", {"hardtanh", "hardtanh_", "hardtanh.out"}, false, ""},
+      {"clamp.golden", {"clamp", "clamp_", "clamp.out"}, false, ""},
   };
   return v;
 }
@@ -391,6 +439,45 @@ TEST(GoldenReader, ParsesEveryKind) {
             "result type Float can't be cast to the desired output type Long");
 }
 
+TEST(GoldenReader, ParsesStrAndTolerance) {
+  GoldenFile f = parse_golden(
+      "# header\n"
+      "case div.Tensor_mode t\n"
+      "arg self tensor float32 sizes 1 1 strides 1 1 offset 0 storage 1 1.0\n"
+      "arg rounding_mode str floor\n"
+      "tol 1e-06 1e-07\n"
+      "expect tensor float32 sizes 1 1 strides 1 1 values 1 1.0\n"
+      "end\n"
+      "case exp u\n"
+      "arg self tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n"
+      "expect tensor float32 sizes 0 strides 0 values 1 2.0\n"
+      "end\n",
+      "t.golden");
+  ASSERT_EQ(f.cases.size(), 2u);
+  EXPECT_EQ(f.cases[0].arg("rounding_mode").kind, ArgKind::kStr);
+  EXPECT_EQ(f.cases[0].arg("rounding_mode").str_value, "floor");
+  EXPECT_TRUE(f.cases[0].has_tolerance);
+  EXPECT_EQ(f.cases[0].rtol, 1e-6);
+  EXPECT_EQ(f.cases[0].atol, 1e-7);
+  EXPECT_FALSE(f.cases[1].has_tolerance);
+  EXPECT_EQ(f.cases[1].rtol, 0.0);
+}
+
+// Tolerances appear only where a case's result is floating.
+TEST(GoldenData, TolerancesOnlyOnFloatingResults) {
+  for (const auto& spec : families()) {
+    const Loaded& l = loaded_files().at(spec.file);
+    if (!l.error.empty()) continue;
+    for (const auto& c : l.file.cases) {
+      if (!c.has_tolerance) continue;
+      SCOPED_TRACE(c.where());
+      EXPECT_FALSE(c.is_error());
+      EXPECT_TRUE(is_floating_dtype(c.expect.dtype));
+      EXPECT_LE(c.rtol, 1e-3) << "a tolerance this loose hides real differences";
+    }
+  }
+}
+
 // Parses `text` and returns the error message ("" if it parsed).
 std::string parse_error(const std::string& text) {
   try {
@@ -443,6 +530,13 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + self + self, "bad.golden:4:", "duplicate argument 'self'"},
       {head + self + "expect view float32 sizes 1 2 strides 1 1 values 2 1 2\n", "bad.golden:4:",
        "expected 'offset' but found 'values'"},
+      {head + self + "tol 1e-6\n", "bad.golden:4:", "line ends where atol was expected"},
+      {head + self + "tol -1 0\n", "bad.golden:4:", "finite, non-negative"},
+      {head + self + "tol 1e-6 0\ntol 1e-6 0\n", "bad.golden:5:", "second 'tol'"},
+      {head + self + "expect error e\ntol 1e-6 0\n", "bad.golden:5:", "'tol' after 'expect'"},
+      {head + self + "tol 1e-6 0\nexpect error e\nend\n", "bad.golden:6:",
+       "does not expect a floating result"},
+      {head + "arg mode str\n", "bad.golden:3:", "line ends where a string was expected"},
   };
   for (const auto& b : bad) {
     std::string msg = parse_error(b.text);

@@ -86,5 +86,7 @@ class CountCpuAllocations {
 
 // A copy of t (same sizes and dtype, contiguous): an independent "self" for inplace runs.
 Tensor clone(const Tensor& t);
+// The same, converted to `dtype` element by element (bool as 0/1).
+Tensor clone_as(const Tensor& t, ScalarType dtype);
 
 }  // namespace sops::optest

@@ -6,7 +6,7 @@ tests/golden/data/*.golden (format: tests/golden/README.md):
 - dtype shorthands (F32 ... BF16, ALL7, ALL9) and the dtype / memory-format names;
 - value writers (`fmt_value`, `fmt_values`, `fmt_ints`);
 - argument writers, one per schema kind: TArg (tensor), Tensors, Scalar, Int, Ints, Float,
-  Floats, Bool, DType, MemFmt, NoneArg / NONE, and `opt` for optional arguments;
+  Floats, Bool, DType, MemFmt, Str, NoneArg / NONE, and `opt` for optional arguments;
 - `Rand`, the deterministic random source that builds tensors in a given layout;
 - `Family`, which runs each case through PyTorch and collects the file's text;
 - the OpInfo-style records the family tables (tools/golden/families/) are made of: `Case`
@@ -191,6 +191,20 @@ class MemFmt:
         return self.v
 
 
+class Str:
+    """A str argument (`rounding_mode`, `approximate`): one token without spaces."""
+
+    def __init__(self, v):
+        assert isinstance(v, str) and v and not any(c.isspace() for c in v), v
+        self.v = v
+
+    def line(self):
+        return f"str {self.v}"
+
+    def live(self):
+        return self.v
+
+
 class NoneArg:
     def line(self):
         return "none"
@@ -301,12 +315,15 @@ class Family:
         self.ids: set[tuple[str, str]] = set()
         self.count = 0
 
-    def case(self, op, cid, build, error=None, view=False, values_any=False, result=None):
+    def case(self, op, cid, build, error=None, view=False, values_any=False, result=None,
+             tol=None):
         """build(Rand) -> [(name, arg), ...] in schema order, every argument given.
         error: a substring of the message torch raises (the case must raise). view: the
         result aliases `self` (recorded with its offset). values_any: the values are
         unspecified (empty). result: for inplace/out ops, the name of the argument that
-        is mutated and returned."""
+        is mutated and returned. tol: (rtol, atol) for a floating result that PyTorch's
+        vectorized math (exp, tanh, ...) does not give bit for bit: written as a `tol`
+        line; a reader accepts |got - want| <= atol + rtol * |want| (NaN and inf exact)."""
         key = (op, cid)
         assert key not in self.ids, f"duplicate case {op} {cid}"
         assert all(c.isalnum() or c in "_-" for c in cid), cid
@@ -321,6 +338,10 @@ class Family:
                 out.extend(rest)
             else:
                 out.append(f"arg {name} {a.line()}")
+        if tol is not None:
+            rtol, atol = (float(x) for x in tol)
+            assert error is None and rtol >= 0 and atol >= 0, f"{op} {cid}: bad tol {tol}"
+            out.append(f"tol {rtol!r} {atol!r}")
         kwargs = {name: a.live() for name, a in args}
         fn = aten_op(op)
         try:
@@ -338,6 +359,7 @@ class Family:
         else:
             if error is not None:
                 raise AssertionError(f"{self.name}: {op} {cid} did not raise {error!r}")
+            assert tol is None or r.dtype.is_floating_point, f"{op} {cid}: tol on {r.dtype}"
             if result is not None:
                 assert r is kwargs[result] or (
                     r.untyped_storage().data_ptr() == kwargs[result].untyped_storage().data_ptr()
@@ -358,7 +380,7 @@ class Family:
 
     def add(self, c: Case) -> None:
         self.case(c.op, c.id, c.build, error=c.error, view=c.view, values_any=c.values_any,
-                  result=c.result)
+                  result=c.result, tol=c.tol)
 
     def text(self) -> str:
         header = [
@@ -386,8 +408,10 @@ class Case:
     """One case of a family: a sample input, or an error input when `error` is given.
 
     op: the full aten name (`add.Tensor`, `sum.dim_IntList`, ...). id: unique with op in the
-    file (letters, digits, `_`, `-`; end it in `_randn` for normal random values). The other
-    fields are those of `Family.case`."""
+    file (letters, digits, `_`, `-`; end it in `_randn` for normal random values). tol:
+    (rtol, atol), only for floating results of transcendental math that PyTorch computes
+    with vectorized approximations (exp, log, tanh, ...); every other case is exact. The
+    other fields are those of `Family.case`."""
 
     op: str
     id: str
@@ -396,6 +420,7 @@ class Case:
     view: bool = False
     values_any: bool = False
     result: str | None = None
+    tol: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,14 @@ FAMILIES here is the registry that tools/golden/make_golden.py writes, one file 
 
 from __future__ import annotations
 
-from families import (activation, binary, copy_fill, factory, linalg, reduction, shape,
-                      upsample)
+from families import (activation, arithmetic, binary, comparison, copy_fill, factory, linalg,
+                      reduction, shape, unary, upsample)
 
 FAMILIES = [
     *binary.FAMILIES,       # add, mul
+    *arithmetic.FAMILIES,   # sub, div, the Scalar overloads of add/sub/mul/div
+    *comparison.FAMILIES,   # eq, ne, lt, le, gt, ge, logical_not/and/or, where
+    *unary.FAMILIES,        # neg, abs, exp, log, sqrt, rsqrt, sigmoid, tanh, pow
     *activation.FAMILIES,   # relu
     *reduction.FAMILIES,    # sum
     *linalg.FAMILIES,       # mm, addmm, linear

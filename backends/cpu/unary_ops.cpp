@@ -1,0 +1,103 @@
+// CPU kernels of the element-wise unary math operators: neg, abs, exp, log, sqrt, rsqrt,
+// sigmoid, tanh and pow.Tensor_Scalar, over the iterator their meta function built.
+// Floating results use the std:: functions (PyTorch's own scalar formulas); PyTorch's
+// vectorized exp, log, tanh and pow differ from them in the last bits.
+#include <cmath>
+
+#include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+
+namespace sops::aten::native {
+namespace {
+
+using cpu_util::abs_value;
+using cpu_util::negate;
+using cpu_util::powi;
+using cpu_util::scalar_to;
+
+// PyTorch's Scalar::equal(double): a bool is never equal to a number.
+bool scalar_equals(const Scalar& s, double v) {
+  return !s.is_boolean() && s.to_unchecked<double>() == v;
+}
+
+}  // namespace
+
+SOPS_IMPL_FUNC(neg_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
+  SOPS_DISPATCH_ALL_TYPES(common_dtype(), "neg", [&] {
+    sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return negate(x); });
+  });
+}
+
+SOPS_IMPL_FUNC(abs_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
+  cpu_util::check_dtype_implemented(common_dtype(), dtypes::kAllTypes, "abs_cpu", "self");
+  SOPS_DISPATCH_ALL_TYPES(common_dtype(), "abs", [&] {
+    sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return abs_value(x); });
+  });
+}
+
+// The floating ones: the common dtype is float32 or float64.
+#define SOPS_UNARY_FLOAT_IMPL(name, expr)                                      \
+  SOPS_IMPL_FUNC(name##_out)(const Tensor& /*self*/, const Tensor& /*out*/) { \
+    SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), #name, [&] {                  \
+      sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return expr; });    \
+    });                                                                        \
+  }
+
+SOPS_UNARY_FLOAT_IMPL(exp, std::exp(x))
+SOPS_UNARY_FLOAT_IMPL(log, std::log(x))
+SOPS_UNARY_FLOAT_IMPL(sqrt, std::sqrt(x))
+SOPS_UNARY_FLOAT_IMPL(rsqrt, scalar_t(1) / std::sqrt(x))
+SOPS_UNARY_FLOAT_IMPL(sigmoid, scalar_t(1) / (scalar_t(1) + std::exp(-x)))
+SOPS_UNARY_FLOAT_IMPL(tanh, std::tanh(x))
+
+#undef SOPS_UNARY_FLOAT_IMPL
+
+// PyTorch's pow_Tensor_Scalar_out: exponent 0 fills 1, exponent 1 copies; floating
+// bases take sqrt, rsqrt, reciprocal, square, cube and 1/square for 0.5, -0.5, -1, 2, 3
+// and -2, else pow in double; integral bases multiply by squaring (wrapping).
+SOPS_IMPL_FUNC(pow_Tensor_Scalar_out)(const Tensor& self, const Scalar& exponent, const Tensor& /*out*/) {
+  const ScalarType dtype = result_type(self, exponent);
+  if (scalar_equals(exponent, 0.0) || (exponent.is_boolean() && !exponent.to_unchecked<bool>())) {
+    SOPS_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "pow", [&] {
+      sops::cpu_kernel(*this, [](scalar_t /*x*/) -> scalar_t { return scalar_t(1); });
+    });
+    return;
+  }
+  if (scalar_equals(exponent, 1.0) || (exponent.is_boolean() && exponent.to_unchecked<bool>())) {
+    SOPS_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "pow", [&] {
+      sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x; });
+    });
+    return;
+  }
+  if (is_floating_point(dtype)) {
+    const double e = exponent.to_unchecked<double>();
+    SOPS_DISPATCH_FLOATING_TYPES(dtype, "pow", [&] {
+      if (e == 0.5) {
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return std::sqrt(x); });
+      } else if (e == -0.5) {
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return scalar_t(1) / std::sqrt(x); });
+      } else if (e == -1.0) {
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return scalar_t(1) / x; });
+      } else if (e == 2.0) {
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x * x; });
+      } else if (e == 3.0) {
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x * x * x; });
+      } else if (e == -2.0) {
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return scalar_t(1) / (x * x); });
+      } else {
+        sops::cpu_kernel(*this, [e](scalar_t x) -> scalar_t {
+          return static_cast<scalar_t>(std::pow(static_cast<double>(x), e));
+        });
+      }
+    });
+    return;
+  }
+  // Integral (bool ** n is int64: bool never reaches here with a number exponent).
+  cpu_util::check_dtype_implemented(dtype, dtypes::kIntegralTypes, "pow", "self");
+  SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "pow", [&] {
+    const scalar_t e = scalar_to<scalar_t>(exponent);
+    sops::cpu_kernel(*this, [e](scalar_t x) -> scalar_t { return powi(x, e); });
+  });
+}
+
+}  // namespace sops::aten::native

@@ -1,0 +1,61 @@
+// Meta functions of the element-wise unary math operators (structured_inherits:
+// TensorIteratorBase): neg and abs keep the dtype (a given out must have it), exp, log,
+// sqrt, rsqrt, sigmoid and tanh compute in floating point (integral and bool inputs give
+// float32), pow.Tensor_Scalar promotes self with the exponent as a Python number.
+#include "aten_cpu/NativeMetaFunctions.h"
+#include "ops/meta/op_utils.h"
+#include "runtime/type_promotion.h"
+
+namespace sops::aten::meta {
+
+SOPS_META_FUNC(neg)(const Tensor& self) {
+  SOPS_CHECK_ARG(self.scalar_type() != ScalarType::Bool, "self",
+                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                 "to invert a mask, use the `~` or `logical_not()` operator instead.");
+  ops_util::check_out_dtype(maybe_get_output(), self.scalar_type());
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SOPS_META_FUNC(abs)(const Tensor& self) {
+  ops_util::check_out_dtype(maybe_get_output(), self.scalar_type());
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+#define SOPS_UNARY_FLOAT_META(name)                        \
+  SOPS_META_FUNC(name)(const Tensor& self) {               \
+    build_borrowing_unary_float_op(maybe_get_output(), self); \
+  }
+
+SOPS_UNARY_FLOAT_META(exp)
+SOPS_UNARY_FLOAT_META(log)
+SOPS_UNARY_FLOAT_META(sqrt)
+SOPS_UNARY_FLOAT_META(rsqrt)
+SOPS_UNARY_FLOAT_META(sigmoid)
+SOPS_UNARY_FLOAT_META(tanh)
+
+#undef SOPS_UNARY_FLOAT_META
+
+// The result dtype is result_type(self, exponent) (int32 ** 2 is int32, ** 2.5 float32,
+// bool ** 2 int64); a given out (or inplace self) must be castable from it. self is read
+// as that dtype by the kernel.
+SOPS_META_FUNC2(pow, Tensor_Scalar)(const Tensor& self, const Scalar& exponent) {
+  SOPS_CHECK_ARG(!(is_integral(self.scalar_type(), /*include_bool=*/true) &&
+                   exponent.is_integral(/*include_bool=*/true) && exponent.to_long() < 0),
+                 "exponent", "Integers to negative integer powers are not allowed.");
+  const ScalarType common = result_type(self, exponent);
+  const Tensor& out = maybe_get_output();
+  if (out.defined()) {
+    SOPS_CHECK_ARG(can_cast(common, out.scalar_type()), "out", "result type ",
+                   ops_util::aten_name(common), " can't be cast to the desired output type ",
+                   ops_util::aten_name(out.scalar_type()));
+  }
+  TensorIteratorConfig config;
+  config.add_output(out, "out")
+      .add_input(self, "self")
+      .check_all_same_dtype(false)
+      .cast_common_dtype_to_outputs(true)
+      .declare_static_dtype(common);
+  build(config);
+}
+
+}  // namespace sops::aten::meta
