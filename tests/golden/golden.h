@@ -87,6 +87,7 @@ enum class ExpectKind {
   kTensor,  // a result tensor (a new one, or the mutated self / out of inplace / out= ops)
   kView,    // a view of `self`: same storage, with the given sizes/strides/offset
   kError,   // PyTorch raised; `error` is a substring of its message
+  kList,    // a Tensor[] result: `elements`, each a kTensor or kView expectation
 };
 
 struct GoldenExpect {
@@ -99,6 +100,7 @@ struct GoldenExpect {
   std::vector<double> values;    // logical row-major order, numel() of them
   std::vector<int64_t> values_int;  // exact values for integral/bool dtypes
   std::string error;             // kError
+  std::vector<GoldenExpect> elements;  // kList: one per tensor of the result, in order
 
   int64_t numel() const;
 };

@@ -14,8 +14,8 @@ FAMILIES here is the registry that tools/golden/make_golden.py writes, one file 
 
 from __future__ import annotations
 
-from families import (activation, binary, copy_fill, factory, linalg, reduction, shape,
-                      upsample)
+from families import (activation, binary, copies, copy_fill, embedding, factory, linalg,
+                      reduction, shape, upsample, views)
 
 FAMILIES = [
     *binary.FAMILIES,       # add, mul
@@ -24,8 +24,12 @@ FAMILIES = [
     *linalg.FAMILIES,       # mm, addmm, linear
     *upsample.FAMILIES,     # upsample_nearest
     *shape.FAMILIES,        # cat, view, permute
-    *factory.FAMILIES,      # zeros, empty
+    *views.FAMILIES,        # _unsafe_view, reshape, expand, alias, squeeze, unsqueeze, slice,
+                            # select, split, split_with_sizes
+    *factory.FAMILIES,      # zeros, empty, full, ones, *_like, arange
     *copy_fill.FAMILIES,    # copy, fill
+    *copies.FAMILIES,       # clone, _to_copy, constant_pad_nd
+    *embedding.FAMILIES,    # embedding
 ]
 
 _names = [f.name for f in FAMILIES]
