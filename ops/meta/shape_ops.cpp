@@ -113,6 +113,19 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   return self.as_strided(sizes, strides, self.storage_offset());
 }
 
+// The inplace views: self itself takes the view's sizes, strides and offset.
+Tensor& squeeze_(Tensor& self, IntArrayRef dim) {
+  const Tensor view = squeeze(self, dim);
+  self.as_strided_(view.sizes(), view.strides(), view.storage_offset());
+  return self;
+}
+
+Tensor& unsqueeze_(Tensor& self, int64_t dim) {
+  const Tensor view = unsqueeze(self, dim);
+  self.as_strided_(view.sizes(), view.strides(), view.storage_offset());
+  return self;
+}
+
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
              std::optional<int64_t> end, int64_t step) {
   SOPS_CHECK_ARG(self.dim() > 0, "self", "slice() cannot be applied to a 0-dim tensor.");

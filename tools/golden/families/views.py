@@ -1,5 +1,5 @@
-"""Views and reshapes: _unsafe_view, reshape, expand, alias, squeeze.dims, unsqueeze,
-slice.Tensor, select.int, split.Tensor and split_with_sizes (all nine dtypes: they only
+"""Views and reshapes: _unsafe_view, reshape, expand, alias, squeeze.dims, unsqueeze (and
+their inplace views squeeze_.dims, unsqueeze_), slice.Tensor, select.int, split.Tensor and split_with_sizes (all nine dtypes: they only
 move storage).
 
 View cases set `view=True`: the result must alias `self` with PyTorch's sizes, strides and
@@ -154,6 +154,21 @@ def squeeze_cases() -> Iterator[Case]:
     yield Case("unsqueeze", "float32_expanded", fu(F32, (2, 3), 1, "expand:3"), view=True)
     yield Case("unsqueeze", "dim_out_of_range_error", fu(F32, (2, 3), 3),
                error="Dimension out of range (expected to be in range of [-3, 2], but got 3)")
+    # The inplace views: self takes the new geometry (sizes, strides, offset).
+    for d in (F32, I64, B, BF16):
+        yield Case("squeeze_.dims", dn(d), fs(d, (2, 1, 3), [1]), result="self")
+        yield Case("unsqueeze_", dn(d), fu(d, (2, 3), -1), result="self")
+    yield Case("squeeze_.dims", "float32_noncontig_step", fs(F32, (1, 2, 3), [0], "step"),
+               result="self")
+    yield Case("squeeze_.dims", "float32_zerodim", fs(F32, (), [0]), result="self")
+    yield Case("squeeze_.dims", "float32_size0", fs(F32, (0, 1), [1]), result="self")
+    yield Case("squeeze_.dims", "duplicate_dims_error", fs(F32, (1, 2), [0, 0]),
+               error="dim 0 appears multiple times in the list of dims")
+    yield Case("unsqueeze_", "float32_noncontig_T", fu(F32, (2, 3), 1, "T"), result="self")
+    yield Case("unsqueeze_", "float32_zerodim", fu(F32, (), 0), result="self")
+    yield Case("unsqueeze_", "float32_size0", fu(F32, (0,), 0), result="self")
+    yield Case("unsqueeze_", "dim_out_of_range_error", fu(F32, (2, 3), -4),
+               error="Dimension out of range (expected to be in range of [-3, 2], but got -4)")
 
 
 def slice_cases() -> Iterator[Case]:
@@ -266,7 +281,8 @@ FAMILIES = [
                sample_inputs=unsafe_view_cases),
     FamilyInfo("reshape", ops=("reshape",), sample_inputs=reshape_cases),
     FamilyInfo("expand", ops=("expand", "alias"), sample_inputs=expand_cases),
-    FamilyInfo("squeeze", ops=("squeeze.dims", "unsqueeze"), sample_inputs=squeeze_cases),
+    FamilyInfo("squeeze", ops=("squeeze.dims", "unsqueeze", "squeeze_.dims", "unsqueeze_"),
+               sample_inputs=squeeze_cases),
     FamilyInfo("slice", ops=("slice.Tensor", "select.int"), sample_inputs=slice_cases),
     FamilyInfo("split", ops=("split.Tensor", "split_with_sizes"), sample_inputs=split_cases),
 ]
