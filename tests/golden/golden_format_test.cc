@@ -418,6 +418,31 @@ std::string parse_error(const std::string& text) {
   return "";
 }
 
+TEST(GoldenReader, ParsesATensorListResult) {
+  const GoldenFile f = parse_golden(
+      "# header\ncase split.Tensor t\n"
+      "arg self tensor float32 sizes 1 3 strides 1 1 offset 0 storage 3 1.0 2.0 3.0\n"
+      "arg split_size int 2\narg dim int 0\n"
+      "expect list 2\n"
+      "view float32 sizes 1 2 strides 1 1 offset 0 values 2 1.0 2.0\n"
+      "tensor float32 sizes 1 1 strides 1 1 values 1 3.0\n"
+      "end\ncase split.Tensor empty\n"
+      "arg self tensor float32 sizes 1 0 strides 1 1 offset 0 storage 0\n"
+      "expect list 0\nend\n",
+      "list.golden");
+  ASSERT_EQ(f.cases.size(), 2u);
+  const GoldenExpect& e = f.cases[0].expect;
+  ASSERT_EQ(e.kind, ExpectKind::kList);
+  ASSERT_EQ(e.elements.size(), 2u);
+  EXPECT_EQ(e.elements[0].kind, ExpectKind::kView);
+  EXPECT_EQ(e.elements[0].sizes, (std::vector<int64_t>{2}));
+  EXPECT_EQ(e.elements[0].values, (std::vector<double>{1.0, 2.0}));
+  EXPECT_EQ(e.elements[1].kind, ExpectKind::kTensor);
+  EXPECT_EQ(e.elements[1].values, (std::vector<double>{3.0}));
+  EXPECT_EQ(f.cases[1].expect.kind, ExpectKind::kList);
+  EXPECT_TRUE(f.cases[1].expect.elements.empty());
+}
+
 TEST(GoldenReader, MalformedInputNamesTheLine) {
   struct Bad {
     std::string text;
@@ -460,6 +485,11 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + self + self, "bad.golden:4:", "duplicate argument 'self'"},
       {head + self + "expect view float32 sizes 1 2 strides 1 1 values 2 1 2\n", "bad.golden:4:",
        "expected 'offset' but found 'values'"},
+      {head + self + "expect list 2\nview float32 sizes 1 1 strides 1 1 offset 0 values 1 1.0\nend\n",
+       "bad.golden:6:", "expected a 'tensor' or 'view' line of the expected list (1 more)"},
+      {head + self + "expect list -1\n", "bad.golden:4:", "negative list length"},
+      {head + self + "expect list 1\nerror e\n", "bad.golden:5:",
+       "expected a 'tensor' or 'view' line of the expected list"},
   };
   for (const auto& b : bad) {
     std::string msg = parse_error(b.text);
