@@ -349,6 +349,14 @@ GoldenArg read_arg(Line& line) {
     bool known = false;
     for (const char* m : kMemoryFormats) known = known || a.memory_format == m;
     if (!known) line.fail("unknown memory format '" + a.memory_format + "'");
+  } else if (kind == "layout") {
+    a.kind = ArgKind::kLayout;
+    a.layout = line.next("a layout");
+    if (a.layout != "strided") line.fail("unknown layout '" + a.layout + "' (only 'strided')");
+  } else if (kind == "device") {
+    a.kind = ArgKind::kDevice;
+    a.device = line.next("a device");
+    if (a.device != "cpu") line.fail("unknown device '" + a.device + "' (only 'cpu')");
   } else if (kind == "none") {
     a.kind = ArgKind::kNone;
   } else {
@@ -451,6 +459,8 @@ const char* arg_kind_name(ArgKind kind) {
     case ArgKind::kBool: return "bool";
     case ArgKind::kDType: return "dtype";
     case ArgKind::kMemoryFormat: return "memory_format";
+    case ArgKind::kLayout: return "layout";
+    case ArgKind::kDevice: return "device";
     case ArgKind::kNone: return "none";
   }
   return "?";

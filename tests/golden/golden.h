@@ -64,6 +64,8 @@ enum class ArgKind {
   kBool,          // arg <name> bool 0|1
   kDType,         // arg <name> dtype <dtype>      (ScalarType)
   kMemoryFormat,  // arg <name> memory_format contiguous|channels_last|channels_last_3d|preserve
+  kLayout,        // arg <name> layout strided     (Layout)
+  kDevice,        // arg <name> device cpu         (Device)
   kNone,          // arg <name> none               (an optional argument that is absent)
 };
 const char* arg_kind_name(ArgKind kind);
@@ -81,6 +83,8 @@ struct GoldenArg {
   bool bool_value = false;            // kBool
   std::string dtype;                  // kDType
   std::string memory_format;          // kMemoryFormat
+  std::string layout;                 // kLayout: "strided"
+  std::string device;                 // kDevice: "cpu"
 };
 
 enum class ExpectKind {

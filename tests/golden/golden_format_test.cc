@@ -343,6 +343,8 @@ const char* const kGood =
     "arg flag bool 1\n"
     "arg s float 0.5\n"
     "arg dt dtype bfloat16\n"
+    "arg lay layout strided\n"
+    "arg dev device cpu\n"
     "expect tensor float32 sizes 2 0 3 strides 2 3 1 values any\n"
     "end\n"
     "case add.out t4\n"
@@ -401,6 +403,10 @@ TEST(GoldenReader, ParsesEveryKind) {
   EXPECT_TRUE(e.arg("flag").bool_value);
   EXPECT_EQ(e.arg("s").float_value, 0.5);
   EXPECT_EQ(e.arg("dt").dtype, "bfloat16");
+  EXPECT_EQ(e.arg("lay").kind, ArgKind::kLayout);
+  EXPECT_EQ(e.arg("lay").layout, "strided");
+  EXPECT_EQ(e.arg("dev").kind, ArgKind::kDevice);
+  EXPECT_EQ(e.arg("dev").device, "cpu");
   EXPECT_FALSE(e.expect.values_checked);
 
   EXPECT_EQ(f.cases[3].expect.kind, ExpectKind::kError);
@@ -473,6 +479,8 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + "arg x widget 3\n", "bad.golden:3:", "unknown argument kind 'widget'"},
       {head + "arg x ints 3 1 2\n", "bad.golden:3:", "count 3 for ints but only 2 tokens follow"},
       {head + "arg x bool 2\n", "bad.golden:3:", "bool must be 0 or 1"},
+      {head + "arg x layout sparse_coo\n", "bad.golden:3:", "unknown layout 'sparse_coo'"},
+      {head + "arg x device cuda\n", "bad.golden:3:", "unknown device 'cuda'"},
       {head + "arg x int 1 2\n", "bad.golden:3:", "unexpected trailing token '2'"},
       {head + "arg x tensors 2\n" + "tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n" +
            "arg y int 1\n",

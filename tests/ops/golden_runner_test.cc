@@ -57,6 +57,9 @@ Value to_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema& s,
     case ArgKind::kBool: return Value(a.bool_value);
     case ArgKind::kDType: return Value(dtype_of(a.dtype));
     case ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
+    case ArgKind::kLayout: return Value(Layout::Strided);
+    // The case's device (cpu) is the meta device on a meta run, as an absent one is.
+    case ArgKind::kDevice: return Value(device);
     case ArgKind::kNone:
       // Factories make meta tensors when asked for the meta device.
       if (device.is_meta() && s.type.kind == TypeSchema::Kind::Device) return Value(device);

@@ -6,7 +6,8 @@ tests/golden/data/*.golden (format: tests/golden/README.md):
 - dtype shorthands (F32 ... BF16, ALL7, ALL9) and the dtype / memory-format names;
 - value writers (`fmt_value`, `fmt_values`, `fmt_ints`);
 - argument writers, one per schema kind: TArg (tensor), Tensors, Scalar, Int, Ints, Float,
-  Floats, Bool, DType, MemFmt, NoneArg / NONE, and `opt` for optional arguments;
+  Floats, Bool, DType, MemFmt, LayoutArg, DeviceArg, NoneArg / NONE, and `opt` for optional
+  arguments;
 - `Rand`, the deterministic random source that builds tensors in a given layout;
 - `Family`, which runs each case through PyTorch and collects the file's text;
 - the OpInfo-style records the family tables (tools/golden/families/) are made of: `Case`
@@ -183,6 +184,34 @@ class MemFmt:
 
     def line(self):
         return f"memory_format {MEMORY_FORMATS[self.v]}"
+
+    def live(self):
+        return self.v
+
+
+class LayoutArg:
+    """A Layout argument (only torch.strided: sops tensors are strided)."""
+
+    def __init__(self, v):
+        assert v == torch.strided, v
+        self.v = v
+
+    def line(self):
+        return "layout strided"
+
+    def live(self):
+        return self.v
+
+
+class DeviceArg:
+    """A Device argument (only cpu; a meta run of the case reads it as meta)."""
+
+    def __init__(self, v):
+        self.v = torch.device(v)
+        assert self.v.type == "cpu", v
+
+    def line(self):
+        return "device cpu"
 
     def live(self):
         return self.v

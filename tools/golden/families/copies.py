@@ -11,7 +11,8 @@ from typing import Iterator
 import torch
 
 from golden_format import (ALL7, ALL9, B, BF16, F16, F32, F64, I8, I32, I64, U8, NONE, Bool,
-                           Case, DType, FamilyInfo, Ints, MemFmt, Scalar, dn, opt)
+                           Case, DeviceArg, DType, FamilyInfo, Ints, LayoutArg, MemFmt, Scalar,
+                           dn, opt)
 
 CL, CF, PF = torch.channels_last, torch.contiguous_format, torch.preserve_format
 
@@ -67,6 +68,10 @@ def to_copy_cases() -> Iterator[Case]:
     yield Case(op, "float64_zerodim", fn(F64, (), F32))
     yield Case(op, "float32_size0", fn(F32, (0, 3), I64))
     yield Case(op, "float32_size1", fn(F32, (1,), F16))
+    yield Case(op, "explicit_cpu_strided_unpinned_non_blocking", lambda r: [
+        ("self", r.t(F32, (2, 3), "T")), ("dtype", DType(F64)), ("layout", LayoutArg(torch.strided)),
+        ("device", DeviceArg("cpu")), ("pin_memory", Bool(False)), ("non_blocking", Bool(True)),
+        ("memory_format", NONE)])
     yield Case(op, "channels_last_rank2_error", fn(F32, (2, 3), None, "contig", CL),
                error="required rank 4 tensor to use channels_last format")
 

@@ -6,8 +6,9 @@ from typing import Iterator
 
 import torch
 
-from golden_format import (ALL9, B, BF16, F16, F32, F64, I8, I32, I64, NONE, U8, Case, DType,
-                           FamilyInfo, Ints, MemFmt, Scalar, dn, opt)
+from golden_format import (ALL9, B, BF16, F16, F32, F64, I8, I32, I64, NONE, U8, Bool, Case,
+                           DeviceArg, DType, FamilyInfo, Ints, LayoutArg, MemFmt, Scalar, dn,
+                           opt)
 
 
 def factory_args(size, dtype):
@@ -109,6 +110,10 @@ def full_cases() -> Iterator[Case]:
                error="Trying to create tensor with negative dimension -1: [-1]")
     yield Case("full", "uint8_overflow_error", ff([2], 300, U8),
                error="value cannot be converted to type uint8_t without overflow")
+    yield Case("full", "explicit_cpu_strided_unpinned", lambda r: [
+        ("size", Ints([2])), ("fill_value", Scalar(2)), ("dtype", NONE),
+        ("layout", LayoutArg(torch.strided)), ("device", DeviceArg("cpu")),
+        ("pin_memory", Bool(False))])
     yield Case("full.out", "float32_resize_wrong_shape", fo([2, 2], 1.5, F32, (3,)), result="out")
     yield Case("full.out", "int64_zerodim", fo([], 4, I64, (2,)), result="out")
     yield Case("ones", "dtype_none_is_float32", fn([2, 3], None))
@@ -158,6 +163,9 @@ def like_cases() -> Iterator[Case]:
         yield Case(op, "channels_last_rank2_error",
                    fn(op, F32, (2, 3), mf=torch.channels_last, value=v),
                    error="required rank 4 tensor to use channels_last format")
+    yield Case("ones_like", "explicit_cpu_strided_unpinned", lambda r: [
+        ("self", r.t(I32, (2, 2), "T")), ("dtype", DType(F32)), ("layout", LayoutArg(torch.strided)),
+        ("device", DeviceArg("cpu")), ("pin_memory", Bool(False)), ("memory_format", NONE)])
     yield Case("full_like", "int64_double_value_truncates", fn("full_like", I64, (2,), value=2.75))
     yield Case("full_like", "bool_from_double", fn("full_like", F32, (2,), dtype=B, value=0.5))
     yield Case("full_like", "uint8_overflow_error", fn("full_like", U8, (2,), value=256),
@@ -202,6 +210,10 @@ def arange_cases() -> Iterator[Case]:
     yield Case(op, "empty_range", fn(3, 3, 1))
     yield Case(op, "empty_range_float", fn(1.5, 1.5, 0.5))
     yield Case(op, "size1", fn(0, 1, 5))
+    yield Case(op, "explicit_cpu_strided_unpinned", lambda r: [
+        ("start", Scalar(1)), ("end", Scalar(4)), ("step", Scalar(1)), ("dtype", DType(F64)),
+        ("layout", LayoutArg(torch.strided)), ("device", DeviceArg("cpu")),
+        ("pin_memory", Bool(False))])
     yield Case(op, "step_zero_error", fn(0, 5, 0),
                error="step must be nonzero")
     yield Case(op, "step_sign_error", fn(0, 5, -1),
