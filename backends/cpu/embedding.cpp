@@ -37,12 +37,21 @@ void gather_rows(const Tensor& weight, const Tensor& indices, const Tensor& resu
     }
     return;
   }
-  // Rows with a stride: copy each as a strided tensor into its dense destination.
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t r = static_cast<int64_t>(ids[i]);
-    const Tensor src = weight.as_strided({cols}, {weight.stride(1)}, weight.storage_offset() + r * weight.stride(0));
-    const Tensor dst = result.as_strided({cols}, {1}, result.storage_offset() + i * cols);
-    cpu_util::copy_same_dtype(dst, src);
+  // Rows with a stride: an element loop of the element's size, chosen once.
+  const int64_t col_stride = weight.stride(1) * static_cast<int64_t>(item);
+  auto gather = [&](auto word) {
+    using Word = decltype(word);
+    for (int64_t i = 0; i < n; ++i) {
+      cpu_util::detail::copy_elements<Word>(out + i * cols * static_cast<int64_t>(item),
+                                            base + static_cast<int64_t>(ids[i]) * row_stride, cols,
+                                            static_cast<int64_t>(item), col_stride);
+    }
+  };
+  switch (item) {
+    case 1: gather(uint8_t{}); break;
+    case 2: gather(uint16_t{}); break;
+    case 4: gather(uint32_t{}); break;
+    default: gather(uint64_t{}); break;
   }
 }
 

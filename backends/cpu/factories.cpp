@@ -3,6 +3,7 @@
 // composites over empty / empty_strided and fill_ that serve cpu and meta alike.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_copy.h"
 #include "ops/meta/op_utils.h"
 
@@ -113,14 +114,16 @@ Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::opti
 Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
             std::optional<Layout> layout, std::optional<Device> device,
             std::optional<bool> pin_memory) {
-  Tensor result = sops::aten::empty(size, dtype.value_or(full_dtype(fill_value)), layout, device,
-                                    pin_memory, std::nullopt);
+  const ScalarType type = dtype.value_or(full_dtype(fill_value));
+  cpu_util::check_scalar_fits(fill_value, type, "fill_value");
+  Tensor result = sops::aten::empty(size, type, layout, device, pin_memory, std::nullopt);
   sops::aten::fill_(result, fill_value);
   return result;
 }
 
 Tensor& full_out(IntArrayRef size, const Scalar& fill_value, Tensor& out) {
   check_sizes(size);
+  cpu_util::check_scalar_fits(fill_value, out.scalar_type(), "fill_value");
   out.resize_(size);
   return sops::aten::fill_(out, fill_value);
 }
@@ -128,6 +131,7 @@ Tensor& full_out(IntArrayRef size, const Scalar& fill_value, Tensor& out) {
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
                  std::optional<Layout> layout, std::optional<Device> device,
                  std::optional<bool> pin_memory, std::optional<MemoryFormat> memory_format) {
+  cpu_util::check_scalar_fits(fill_value, dtype.value_or(self.scalar_type()), "fill_value");
   Tensor result = sops::aten::empty_like(self, dtype, layout, device, pin_memory, memory_format);
   sops::aten::fill_(result, fill_value);
   return result;

@@ -5,6 +5,7 @@
 // cropped copy; a dimension cropped below zero is an error.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_copy.h"
 #include "ops/meta/op_utils.h"
 
@@ -59,6 +60,7 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
                    " of your input.");
     sizes[static_cast<std::size_t>(d)] = size;
   }
+  cpu_util::check_scalar_fits(value, self.scalar_type(), "value");
   Tensor output = sops::aten::empty(sizes, self.scalar_type(), std::nullopt, self.device(),
                                     std::nullopt, ops_util::suggest_memory_format(self));
   sops::aten::fill_(output, value);
