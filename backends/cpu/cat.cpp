@@ -1,7 +1,9 @@
-// CPU kernel of cat: each input (but the legacy-skipped 1-d empty ones) is copied,
-// converted to out's dtype, into its slice of out along the cat dimension.
+// CPU kernel of cat: each input (but the legacy-skipped 1-d empty ones) is copied into
+// its slice of out along the cat dimension: as bytes when it has out's dtype (one
+// memcpy per contiguous run), else converted to out's dtype.
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/strided_copy.h"
 
 namespace sops::aten::native {
 
@@ -15,7 +17,11 @@ SOPS_IMPL_FUNC(cat_out_cpu)
     if (extent == 0) continue;
     const Tensor slice =
         out.as_strided(t.sizes(), out.strides(), out.storage_offset() + offset * out.stride(dim));
-    cpu_util::copy_cast(slice, t);
+    if (t.scalar_type() == out.scalar_type()) {
+      cpu_util::copy_same_dtype(slice, t);
+    } else {
+      cpu_util::copy_cast(slice, t);
+    }
     offset += extent;
   }
 }

@@ -92,6 +92,17 @@ T scalar_to(const Scalar& s) {
   }
 }
 
+// Checks up front that `value` converts to `dtype` as fill_ will convert it (scalar_to),
+// so that the overflow error names the operator's own argument ("fill_value", "value").
+inline void check_scalar_fits(const Scalar& value, ScalarType dtype, std::string_view argument) {
+  try {
+    SOPS_DISPATCH_EVERY_TYPE(dtype, "fill_", [&] { (void)scalar_to<scalar_t>(value); });
+  } catch (Error& e) {
+    e.with_argument(argument);
+    throw;
+  }
+}
+
 // PyTorch's error for a dtype a kernel does not handle:
 //   "mm" not implemented for 'Bool'
 // naming `argument` (the tensor whose dtype it is) when given.

@@ -1,5 +1,10 @@
-// empty.memory_format for CPU (memory, uninitialized) and Meta (no memory).
+// Factories: empty.memory_format for CPU (memory, uninitialized) and Meta (no memory);
+// empty_like, full, full.out, full_like, zeros_like, ones, ones.out and ones_like,
+// composites over empty / empty_strided and fill_ that serve cpu and meta alike.
+#include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/strided_copy.h"
 #include "ops/meta/op_utils.h"
 
 namespace sops::aten::native {
@@ -52,6 +57,105 @@ Tensor empty_meta(IntArrayRef size, std::optional<ScalarType> dtype, std::option
   SOPS_CHECK_ARG(!device.has_value() || device->is_meta(), "device",
                  "empty_meta: expected a meta device, got ", *device);
   return make_empty(size, dtype, layout, Device(DeviceType::Meta), pin_memory, memory_format);
+}
+
+}  // namespace sops::aten::native
+
+// ---- empty_like, full, full_like, zeros_like, ones, ones_like (CompositeExplicitAutograd)
+namespace sops::aten::native {
+namespace {
+
+void check_like_options(const Tensor& self, std::optional<Layout> layout, Device device,
+                        std::optional<bool> pin_memory) {
+  SOPS_CHECK_ARG(layout.value_or(Layout::Strided) == Layout::Strided, "layout",
+                 "only strided tensors are supported, got layout ", *layout);
+  SOPS_CHECK_ARG(!pin_memory.value_or(false), "pin_memory",
+                 "Need to provide pin_memory allocator to use pin memory.");
+  SOPS_CHECK_ARG(device.type() == self.device().type(), "device", "expected device ",
+                 self.device(), " (the device of self), got ", device,
+                 ": only results on self's device are supported");
+}
+
+void check_sizes(IntArrayRef size) {
+  for (const int64_t s : size) {
+    SOPS_CHECK_ARG(s >= 0, "size", "Trying to create tensor with negative dimension ", s, ": ",
+                   size);
+  }
+}
+
+// PyTorch's dtype of full() without a dtype: that of the fill value (bool, int64, or the
+// default float32).
+ScalarType full_dtype(const Scalar& fill_value) {
+  if (fill_value.is_boolean()) return ScalarType::Bool;
+  if (fill_value.is_integral(/*include_bool=*/false)) return ScalarType::Long;
+  return ScalarType::Float;
+}
+
+}  // namespace
+
+// A new tensor of self's sizes. memory_format preserve (the default): self's strides when
+// they are dense and non-overlapping, else dense strides in the same dimension order.
+Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory,
+                  std::optional<MemoryFormat> memory_format) {
+  const Device target = device.value_or(self.device());
+  check_like_options(self, layout, target, pin_memory);
+  const ScalarType type = dtype.value_or(self.scalar_type());
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
+  if (format != MemoryFormat::Preserve) {
+    return sops::aten::empty(self.sizes(), type, std::nullopt, target, std::nullopt, format);
+  }
+  const DimVector strides = cpu_util::is_non_overlapping_and_dense(self)
+                                ? DimVector(self.strides())
+                                : cpu_util::infer_dense_strides(self);
+  return sops::empty_strided(self.sizes(), strides, TensorOptions(type).device(target));
+}
+
+Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+            std::optional<Layout> layout, std::optional<Device> device,
+            std::optional<bool> pin_memory) {
+  const ScalarType type = dtype.value_or(full_dtype(fill_value));
+  cpu_util::check_scalar_fits(fill_value, type, "fill_value");
+  Tensor result = sops::aten::empty(size, type, layout, device, pin_memory, std::nullopt);
+  sops::aten::fill_(result, fill_value);
+  return result;
+}
+
+Tensor& full_out(IntArrayRef size, const Scalar& fill_value, Tensor& out) {
+  check_sizes(size);
+  cpu_util::check_scalar_fits(fill_value, out.scalar_type(), "fill_value");
+  out.resize_(size);
+  return sops::aten::fill_(out, fill_value);
+}
+
+Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                 std::optional<Layout> layout, std::optional<Device> device,
+                 std::optional<bool> pin_memory, std::optional<MemoryFormat> memory_format) {
+  cpu_util::check_scalar_fits(fill_value, dtype.value_or(self.scalar_type()), "fill_value");
+  Tensor result = sops::aten::empty_like(self, dtype, layout, device, pin_memory, memory_format);
+  sops::aten::fill_(result, fill_value);
+  return result;
+}
+
+Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory,
+                  std::optional<MemoryFormat> memory_format) {
+  return full_like(self, 0, dtype, layout, device, pin_memory, memory_format);
+}
+
+Tensor ones(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+            std::optional<Device> device, std::optional<bool> pin_memory) {
+  Tensor result = sops::aten::empty(size, dtype, layout, device, pin_memory, std::nullopt);
+  sops::aten::fill_(result, 1);
+  return result;
+}
+
+Tensor& ones_out(IntArrayRef size, Tensor& out) { return full_out(size, 1, out); }
+
+Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory,
+                 std::optional<MemoryFormat> memory_format) {
+  return full_like(self, 1, dtype, layout, device, pin_memory, memory_format);
 }
 
 }  // namespace sops::aten::native

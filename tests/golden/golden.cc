@@ -240,9 +240,23 @@ GoldenTensor read_tensor(Line& line) {
   return t;
 }
 
+GoldenExpect read_expect_kind(Line& line, const std::string& kind);
+
 GoldenExpect read_expect(Line& line) {
+  return read_expect_kind(line, line.next("tensor, view, list or error"));
+}
+
+// The rest of an expectation whose kind word has been read.
+GoldenExpect read_expect_kind(Line& line, const std::string& kind) {
   GoldenExpect e;
-  std::string kind = line.next("tensor, view or error");
+  if (kind == "list") {
+    e.kind = ExpectKind::kList;
+    const int64_t k = line.integer("list length");
+    if (k < 0) line.fail("negative list length");
+    e.elements.resize(static_cast<size_t>(k));
+    line.finish();
+    return e;
+  }
   if (kind == "error") {
     e.kind = ExpectKind::kError;
     e.error = line.rest_verbatim("error");
@@ -254,7 +268,7 @@ GoldenExpect read_expect(Line& line) {
   } else if (kind == "view") {
     e.kind = ExpectKind::kView;
   } else {
-    line.fail("expect must be 'tensor', 'view' or 'error', not '" + kind + "'");
+    line.fail("expect must be 'tensor', 'view', 'list' or 'error', not '" + kind + "'");
   }
   e.dtype = dtype_token(line);
   read_geometry(line, &e.sizes, &e.strides);
@@ -339,6 +353,14 @@ GoldenArg read_arg(Line& line) {
   } else if (kind == "str") {
     a.kind = ArgKind::kStr;
     a.str_value = line.next("a string");
+  } else if (kind == "layout") {
+    a.kind = ArgKind::kLayout;
+    a.layout = line.next("a layout");
+    if (a.layout != "strided") line.fail("unknown layout '" + a.layout + "' (only 'strided')");
+  } else if (kind == "device") {
+    a.kind = ArgKind::kDevice;
+    a.device = line.next("a device");
+    if (a.device != "cpu") line.fail("unknown device '" + a.device + "' (only 'cpu')");
   } else if (kind == "none") {
     a.kind = ArgKind::kNone;
   } else {
@@ -442,6 +464,8 @@ const char* arg_kind_name(ArgKind kind) {
     case ArgKind::kDType: return "dtype";
     case ArgKind::kMemoryFormat: return "memory_format";
     case ArgKind::kStr: return "str";
+    case ArgKind::kLayout: return "layout";
+    case ArgKind::kDevice: return "device";
     case ArgKind::kNone: return "none";
   }
   return "?";
@@ -475,6 +499,7 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
   bool in_case = false;
   bool have_expect = false;
   size_t pending_tensors = 0;  // "tensor" lines still owed to the last "tensors" arg
+  size_t pending_elements = 0;  // "tensor"/"view" lines still owed to an "expect list"
   std::set<std::pair<std::string, std::string>> seen;
   GoldenCase current;
 
@@ -485,6 +510,16 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
     if (is_comment_or_blank(raw)) continue;
     Line line(name, number, raw);
     std::string word = line.next("a keyword");
+
+    if (pending_elements > 0) {
+      if (word != "tensor" && word != "view")
+        line.fail("expected a 'tensor' or 'view' line of the expected list (" +
+                  std::to_string(pending_elements) + " more)");
+      auto& list = current.expect.elements;
+      list[list.size() - pending_elements] = read_expect_kind(line, word);
+      --pending_elements;
+      continue;
+    }
 
     if (pending_tensors > 0) {
       if (word != "tensor")
@@ -530,6 +565,7 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
     } else if (word == "expect") {
       if (have_expect) line.fail("second 'expect' in case " + current.op + " " + current.id);
       current.expect = read_expect(line);
+      pending_elements = current.expect.elements.size();
       have_expect = true;
     } else if (word == "end") {
       line.finish();
@@ -546,7 +582,7 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       line.fail("unknown keyword '" + word + "'");
     }
   }
-  if (pending_tensors > 0 || in_case) {
+  if (pending_tensors > 0 || pending_elements > 0 || in_case) {
     throw std::runtime_error(name + ":" + std::to_string(number) + ": end of file inside case " +
                              current.op + " " + current.id + " (started at line " +
                              std::to_string(current.line) + ")");

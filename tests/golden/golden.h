@@ -65,6 +65,8 @@ enum class ArgKind {
   kDType,         // arg <name> dtype <dtype>      (ScalarType)
   kMemoryFormat,  // arg <name> memory_format contiguous|channels_last|channels_last_3d|preserve
   kStr,           // arg <name> str <token>     (str, str?: one token, no spaces)
+  kLayout,        // arg <name> layout strided     (Layout)
+  kDevice,        // arg <name> device cpu         (Device)
   kNone,          // arg <name> none               (an optional argument that is absent)
 };
 const char* arg_kind_name(ArgKind kind);
@@ -83,12 +85,15 @@ struct GoldenArg {
   std::string dtype;                  // kDType
   std::string memory_format;          // kMemoryFormat
   std::string str_value;              // kStr
+  std::string layout;                 // kLayout: "strided"
+  std::string device;                 // kDevice: "cpu"
 };
 
 enum class ExpectKind {
   kTensor,  // a result tensor (a new one, or the mutated self / out of inplace / out= ops)
   kView,    // a view of `self`: same storage, with the given sizes/strides/offset
   kError,   // PyTorch raised; `error` is a substring of its message
+  kList,    // a Tensor[] result: `elements`, each a kTensor or kView expectation
 };
 
 struct GoldenExpect {
@@ -101,6 +106,7 @@ struct GoldenExpect {
   std::vector<double> values;    // logical row-major order, numel() of them
   std::vector<int64_t> values_int;  // exact values for integral/bool dtypes
   std::string error;             // kError
+  std::vector<GoldenExpect> elements;  // kList: one per tensor of the result, in order
 
   int64_t numel() const;
 };

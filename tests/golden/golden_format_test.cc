@@ -102,6 +102,19 @@ const std::vector<FamilySpec>& families() {
       {"leaky_relu.golden", {"leaky_relu", "leaky_relu_", "leaky_relu.out"}, false, ""},
       {"hardtanh.golden", {"hardtanh", "hardtanh_", "hardtanh.out"}, false, ""},
       {"clamp.golden", {"clamp", "clamp_", "clamp.out"}, false, ""},
+      {"unsafe_view.golden", {"_unsafe_view", "_unsafe_view.out"}, false, ""},
+      {"reshape.golden", {"reshape"}, false, ""},
+      {"expand.golden", {"expand", "alias"}, false, "*"},
+      {"squeeze.golden", {"squeeze.dims", "unsqueeze", "squeeze_.dims", "unsqueeze_"}, false, ""},
+      {"slice.golden", {"slice.Tensor", "select.int"}, false, ""},
+      {"split.golden", {"split.Tensor", "split_with_sizes"}, false, ""},
+      {"clone.golden", {"clone"}, false, ""},
+      {"to_copy.golden", {"_to_copy"}, false, ""},
+      {"constant_pad_nd.golden", {"constant_pad_nd"}, false, ""},
+      {"full.golden", {"full", "full.out", "ones", "ones.out"}, true, ""},
+      {"like.golden", {"full_like", "zeros_like", "ones_like", "empty_like", "empty_like.out"}, false, ""},
+      {"arange.golden", {"arange.start_step", "arange.start_out"}, true, ""},
+      {"embedding.golden", {"embedding"}, false, ""},
   };
   return v;
 }
@@ -129,6 +142,9 @@ bool is_inplace(const std::string& op) {
   std::string base = op.substr(0, op.find('.'));
   return !base.empty() && base.back() == '_';
 }
+
+// Inplace views (PyTorch's inplace_view tag): self itself takes new sizes and strides.
+bool is_inplace_view(const std::string& op) { return op == "squeeze_.dims" || op == "unsqueeze_"; }
 
 bool is_out(const std::string& op) {
   return op.size() > 4 && op.compare(op.size() - 4, 4, ".out") == 0;
@@ -212,46 +228,51 @@ TEST(GoldenData, EveryCaseIsSelfConsistent) {
         }
         EXPECT_EQ(static_cast<int64_t>(t->logical_values().size()), t->numel());
       }
-      const GoldenExpect& e = c.expect;
-      if (e.kind == ExpectKind::kError) {
-        EXPECT_FALSE(e.error.empty());
+      if (c.expect.kind == ExpectKind::kError) {
+        EXPECT_FALSE(c.expect.error.empty());
         continue;
       }
-      EXPECT_TRUE(is_known_dtype(e.dtype));
-      EXPECT_EQ(e.sizes.size(), e.strides.size());
-      if (e.values_checked) {
-        EXPECT_EQ(static_cast<int64_t>(e.values.size()), product(e.sizes))
-            << "expected numel != product of sizes";
-        if (!is_floating_dtype(e.dtype)) {
-          EXPECT_EQ(e.values_int.size(), e.values.size());
+      // A Tensor[] result: each of its tensors is checked as a result of its own.
+      std::vector<GoldenExpect> results{c.expect};
+      if (c.expect.kind == ExpectKind::kList) results = c.expect.elements;
+      for (const GoldenExpect& e : results) {
+        SCOPED_TRACE(&e - results.data());
+        EXPECT_TRUE(e.kind == ExpectKind::kTensor || e.kind == ExpectKind::kView);
+        EXPECT_TRUE(is_known_dtype(e.dtype));
+        EXPECT_EQ(e.sizes.size(), e.strides.size());
+        if (e.values_checked) {
+          EXPECT_EQ(static_cast<int64_t>(e.values.size()), product(e.sizes))
+              << "expected numel != product of sizes";
+          if (!is_floating_dtype(e.dtype)) {
+            EXPECT_EQ(e.values_int.size(), e.values.size());
+          }
+        } else {
+          EXPECT_EQ(c.op.rfind("empty", 0), 0u) << "only empty and empty_like leave values unspecified";
         }
-      } else {
-        EXPECT_EQ(c.op, "empty.memory_format") << "only empty leaves values unspecified";
-      }
-      if (is_inplace(c.op)) {
-        const GoldenTensor& self = c.arg("self").tensor;
-        EXPECT_EQ(e.sizes, self.sizes) << "inplace result must keep self's shape";
-        EXPECT_EQ(e.strides, self.strides) << "inplace result must keep self's strides";
-        EXPECT_EQ(e.dtype, self.dtype);
-      }
-      if (is_out(c.op)) {
-        EXPECT_EQ(e.dtype, c.arg("out").tensor.dtype);
-      }
-      if (e.kind == ExpectKind::kView) {
-        const GoldenTensor& self = c.arg("self").tensor;
-        EXPECT_EQ(e.dtype, self.dtype);
-        EXPECT_EQ(product(e.sizes), self.numel());
-        // The view reads the expected values out of self's storage.
-        GoldenTensor v = self;
-        v.sizes = e.sizes;
-        v.strides = e.strides;
-        v.offset = e.offset;
-        ASSERT_LE(v.storage_extent(), static_cast<int64_t>(v.storage.size()));
-        std::vector<double> got = v.logical_values();
-        ASSERT_EQ(got.size(), e.values.size());
-        for (size_t i = 0; i < got.size(); ++i) {
-          EXPECT_TRUE(got[i] == e.values[i] || (std::isnan(got[i]) && std::isnan(e.values[i])))
-              << "element " << i;
+        if (is_inplace(c.op) && !is_inplace_view(c.op)) {
+          const GoldenTensor& self = c.arg("self").tensor;
+          EXPECT_EQ(e.sizes, self.sizes) << "inplace result must keep self's shape";
+          EXPECT_EQ(e.strides, self.strides) << "inplace result must keep self's strides";
+          EXPECT_EQ(e.dtype, self.dtype);
+        }
+        if (is_out(c.op)) {
+          EXPECT_EQ(e.dtype, c.arg("out").tensor.dtype);
+        }
+        if (e.kind == ExpectKind::kView) {
+          const GoldenTensor& self = c.arg("self").tensor;
+          EXPECT_EQ(e.dtype, self.dtype);
+          // The view reads the expected values out of self's storage.
+          GoldenTensor v = self;
+          v.sizes = e.sizes;
+          v.strides = e.strides;
+          v.offset = e.offset;
+          if (v.numel() > 0) ASSERT_LE(v.storage_extent(), static_cast<int64_t>(v.storage.size()));
+          std::vector<double> got = v.logical_values();
+          ASSERT_EQ(got.size(), e.values.size());
+          for (size_t i = 0; i < got.size(); ++i) {
+            EXPECT_TRUE(got[i] == e.values[i] || (std::isnan(got[i]) && std::isnan(e.values[i])))
+                << "element " << i;
+          }
         }
       }
     }
@@ -280,7 +301,9 @@ TEST(GoldenData, EveryFamilyCoversTheRequiredCaseKinds) {
         continue;
       }
       if (spec.factory) {
-        int64_t n = product(c.arg("size").ints);
+        // The size argument, or the result's sizes for a factory without one (arange).
+        const GoldenArg* size = c.find_arg("size");
+        int64_t n = size != nullptr ? product(size->ints) : product(c.expect.sizes);
         size0 = size0 || n == 0;
         size1 = size1 || n == 1;
         continue;
@@ -374,6 +397,8 @@ const char* const kGood =
     "arg flag bool 1\n"
     "arg s float 0.5\n"
     "arg dt dtype bfloat16\n"
+    "arg lay layout strided\n"
+    "arg dev device cpu\n"
     "expect tensor float32 sizes 2 0 3 strides 2 3 1 values any\n"
     "end\n"
     "case add.out t4\n"
@@ -432,6 +457,10 @@ TEST(GoldenReader, ParsesEveryKind) {
   EXPECT_TRUE(e.arg("flag").bool_value);
   EXPECT_EQ(e.arg("s").float_value, 0.5);
   EXPECT_EQ(e.arg("dt").dtype, "bfloat16");
+  EXPECT_EQ(e.arg("lay").kind, ArgKind::kLayout);
+  EXPECT_EQ(e.arg("lay").layout, "strided");
+  EXPECT_EQ(e.arg("dev").kind, ArgKind::kDevice);
+  EXPECT_EQ(e.arg("dev").device, "cpu");
   EXPECT_FALSE(e.expect.values_checked);
 
   EXPECT_EQ(f.cases[3].expect.kind, ExpectKind::kError);
@@ -488,6 +517,31 @@ std::string parse_error(const std::string& text) {
   return "";
 }
 
+TEST(GoldenReader, ParsesATensorListResult) {
+  const GoldenFile f = parse_golden(
+      "# header\ncase split.Tensor t\n"
+      "arg self tensor float32 sizes 1 3 strides 1 1 offset 0 storage 3 1.0 2.0 3.0\n"
+      "arg split_size int 2\narg dim int 0\n"
+      "expect list 2\n"
+      "view float32 sizes 1 2 strides 1 1 offset 0 values 2 1.0 2.0\n"
+      "tensor float32 sizes 1 1 strides 1 1 values 1 3.0\n"
+      "end\ncase split.Tensor empty\n"
+      "arg self tensor float32 sizes 1 0 strides 1 1 offset 0 storage 0\n"
+      "expect list 0\nend\n",
+      "list.golden");
+  ASSERT_EQ(f.cases.size(), 2u);
+  const GoldenExpect& e = f.cases[0].expect;
+  ASSERT_EQ(e.kind, ExpectKind::kList);
+  ASSERT_EQ(e.elements.size(), 2u);
+  EXPECT_EQ(e.elements[0].kind, ExpectKind::kView);
+  EXPECT_EQ(e.elements[0].sizes, (std::vector<int64_t>{2}));
+  EXPECT_EQ(e.elements[0].values, (std::vector<double>{1.0, 2.0}));
+  EXPECT_EQ(e.elements[1].kind, ExpectKind::kTensor);
+  EXPECT_EQ(e.elements[1].values, (std::vector<double>{3.0}));
+  EXPECT_EQ(f.cases[1].expect.kind, ExpectKind::kList);
+  EXPECT_TRUE(f.cases[1].expect.elements.empty());
+}
+
 TEST(GoldenReader, MalformedInputNamesTheLine) {
   struct Bad {
     std::string text;
@@ -518,6 +572,8 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + "arg x widget 3\n", "bad.golden:3:", "unknown argument kind 'widget'"},
       {head + "arg x ints 3 1 2\n", "bad.golden:3:", "count 3 for ints but only 2 tokens follow"},
       {head + "arg x bool 2\n", "bad.golden:3:", "bool must be 0 or 1"},
+      {head + "arg x layout sparse_coo\n", "bad.golden:3:", "unknown layout 'sparse_coo'"},
+      {head + "arg x device cuda\n", "bad.golden:3:", "unknown device 'cuda'"},
       {head + "arg x int 1 2\n", "bad.golden:3:", "unexpected trailing token '2'"},
       {head + "arg x tensors 2\n" + "tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n" +
            "arg y int 1\n",
@@ -537,6 +593,11 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + self + "tol 1e-6 0\nexpect error e\nend\n", "bad.golden:6:",
        "does not expect a floating result"},
       {head + "arg mode str\n", "bad.golden:3:", "line ends where a string was expected"},
+      {head + self + "expect list 2\nview float32 sizes 1 1 strides 1 1 offset 0 values 1 1.0\nend\n",
+       "bad.golden:6:", "expected a 'tensor' or 'view' line of the expected list (1 more)"},
+      {head + self + "expect list -1\n", "bad.golden:4:", "negative list length"},
+      {head + self + "expect list 1\nerror e\n", "bad.golden:5:",
+       "expected a 'tensor' or 'view' line of the expected list"},
   };
   for (const auto& b : bad) {
     std::string msg = parse_error(b.text);

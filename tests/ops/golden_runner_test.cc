@@ -5,7 +5,8 @@
 // tools/golden/make_golden.py) the runner
 //   - pushes the case's arguments as Values in the operator's schema order, calls
 //     `aten::<op>` through sops::OperatorRegistry and compares the result with PyTorch's
-//     (for out= and inplace operators: the out / self tensor, which must be returned);
+//     (for out= and inplace operators: the out / self tensor, which must be returned;
+//     for a Tensor[] result, each of its tensors);
 //   - runs it again on meta tensors (dtype and sizes only, no cpu memory touched);
 //   - for a functional case, derives the out= variant (an empty out of the result's
 //     dtype, resized by the op) and the inplace variant (where self already has the
@@ -57,6 +58,9 @@ Value to_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema& s,
     case ArgKind::kDType: return Value(dtype_of(a.dtype));
     case ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
     case ArgKind::kStr: return Value(a.str_value);
+    case ArgKind::kLayout: return Value(Layout::Strided);
+    // The case's device (cpu) is the meta device on a meta run, as an absent one is.
+    case ArgKind::kDevice: return Value(device);
     case ArgKind::kNone:
       // Factories make meta tensors when asked for the meta device.
       if (device.is_meta() && s.type.kind == TypeSchema::Kind::Device) return Value(device);
@@ -111,6 +115,26 @@ std::string expected_error(const GoldenCase& c) { return c.is_error() ? c.expect
   return ::testing::AssertionFailure() << "did not throw (expected \"" << expected_error(c) << "\")";
 }
 
+// The case with its expectation replaced by element i of its Tensor[] expectation.
+GoldenCase element_case(const GoldenCase& c, std::size_t i) {
+  GoldenCase e = c;
+  e.expect = c.expect.elements.at(i);
+  return e;
+}
+
+// A functional result against c's (tensor or view) expectation: a view shares self's
+// storage with PyTorch's strides and offset, a new tensor does not.
+void check_result(const Tensor& result, const GoldenCase& c, const Tensor& self) {
+  EXPECT_TRUE(matches(result, c));
+  if (c.expect.kind == ExpectKind::kView) {
+    EXPECT_TRUE(result.is_alias_of(self)) << c.where() << ": expected a view of self";
+    EXPECT_EQ(result.strides(), IntArrayRef(c.expect.strides));
+    EXPECT_EQ(result.storage_offset(), c.expect.offset);
+  } else if (self.defined()) {
+    EXPECT_FALSE(result.is_alias_of(self)) << c.where() << ": a functional result aliases self";
+  }
+}
+
 // The case as given, on cpu. Where PyTorch computes in a dtype sops lacks (int16, the
 // common dtype of int8 and uint8), sops may refuse with an error naming it or, when the
 // operator does not promote (copy_), give PyTorch's result.
@@ -142,15 +166,16 @@ void run_as_given(const RegisteredOperator& op, const GoldenCase& c) {
     if (!stack.empty()) EXPECT_TRUE(stack[0].to_tensor().is_same(target));
     return;
   }
-  const Tensor& result = stack[0].to_tensor();
-  EXPECT_TRUE(matches(result, c));
-  if (c.expect.kind == ExpectKind::kView) {
-    EXPECT_TRUE(result.is_alias_of(self)) << c.where() << ": expected a view of self";
-    EXPECT_EQ(result.strides(), IntArrayRef(c.expect.strides));
-    EXPECT_EQ(result.storage_offset(), c.expect.offset);
-  } else if (self.defined()) {
-    EXPECT_FALSE(result.is_alias_of(self)) << c.where() << ": a functional result aliases self";
+  if (c.expect.kind == ExpectKind::kList) {  // Tensor[]: each tensor against its line
+    const std::vector<Tensor>& results = stack[0].to_tensor_list();
+    ASSERT_EQ(results.size(), c.expect.elements.size()) << c.where();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      SCOPED_TRACE("result " + std::to_string(i));
+      check_result(results[i], element_case(c, i), self);
+    }
+    return;
   }
+  check_result(stack[0].to_tensor(), c, self);
 }
 
 // The case on meta tensors: the same dtype and sizes (or the same error), no cpu memory.
@@ -165,6 +190,14 @@ void run_on_meta(const RegisteredOperator& op, const GoldenCase& c) {
   const int64_t written = written_argument(schema);
   const Tensor target = written >= 0 ? stack[written].to_tensor() : Tensor();
   op.call(stack);
+  if (c.expect.kind == ExpectKind::kList) {
+    const std::vector<Tensor>& results = stack[0].to_tensor_list();
+    ASSERT_EQ(results.size(), c.expect.elements.size()) << c.where();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      EXPECT_TRUE(matches_meta(results[i], element_case(c, i))) << "result " << i;
+    }
+    return;
+  }
   EXPECT_TRUE(matches_meta(written >= 0 ? target : stack[0].to_tensor(), c));
 }
 

@@ -6,7 +6,8 @@ tests/golden/data/*.golden (format: tests/golden/README.md):
 - dtype shorthands (F32 ... BF16, ALL7, ALL9) and the dtype / memory-format names;
 - value writers (`fmt_value`, `fmt_values`, `fmt_ints`);
 - argument writers, one per schema kind: TArg (tensor), Tensors, Scalar, Int, Ints, Float,
-  Floats, Bool, DType, MemFmt, Str, NoneArg / NONE, and `opt` for optional arguments;
+  Floats, Bool, DType, MemFmt, Str, LayoutArg, DeviceArg, NoneArg / NONE, and `opt` for
+  optional arguments;
 - `Rand`, the deterministic random source that builds tensors in a given layout;
 - `Family`, which runs each case through PyTorch and collects the file's text;
 - the OpInfo-style records the family tables (tools/golden/families/) are made of: `Case`
@@ -205,6 +206,34 @@ class Str:
         return self.v
 
 
+class LayoutArg:
+    """A Layout argument (only torch.strided: sops tensors are strided)."""
+
+    def __init__(self, v):
+        assert v == torch.strided, v
+        self.v = v
+
+    def line(self):
+        return "layout strided"
+
+    def live(self):
+        return self.v
+
+
+class DeviceArg:
+    """A Device argument (only cpu; a meta run of the case reads it as meta)."""
+
+    def __init__(self, v):
+        self.v = torch.device(v)
+        assert self.v.type == "cpu", v
+
+    def line(self):
+        return "device cpu"
+
+    def live(self):
+        return self.v
+
+
 class NoneArg:
     def line(self):
         return "none"
@@ -364,19 +393,32 @@ class Family:
                 assert r is kwargs[result] or (
                     r.untyped_storage().data_ptr() == kwargs[result].untyped_storage().data_ptr()
                     and r.shape == kwargs[result].shape), f"{op} {cid}: result is not {result}"
-            head = (f"{dn(r.dtype)} sizes {fmt_ints(r.shape)} strides {fmt_ints(r.stride())}")
-            vals = "any" if values_any else fmt_values(r)
-            if view:
-                assert (r.untyped_storage().data_ptr()
-                        == kwargs["self"].untyped_storage().data_ptr()), f"{op} {cid}: no view"
-                out.append(f"expect view {head} offset {r.storage_offset()} values {vals}")
+            if not view and result is None and isinstance(kwargs.get("self"), torch.Tensor):
+                for t in (r if isinstance(r, (list, tuple)) else [r]):
+                    assert (t.untyped_storage().data_ptr()
+                            != kwargs["self"].untyped_storage().data_ptr()
+                            or t.numel() == 0), f"{op} {cid}: result aliases self (view=True?)"
+            if isinstance(r, (list, tuple)):  # Tensor[]: one line per tensor
+                out.append(f"expect list {len(r)}")
+                out.extend(self.result_line(op, cid, t, kwargs, view, values_any) for t in r)
             else:
-                assert r.numel() <= MAX_ELEMS, f"{op} {cid}: result of {r.numel()} elements"
-                out.append(f"expect tensor {head} values {vals}")
+                out.append("expect " + self.result_line(op, cid, r, kwargs, view, values_any))
         out.append("end")
         self.lines.append("")
         self.lines.extend(out)
         self.count += 1
+
+    @staticmethod
+    def result_line(op, cid, r, kwargs, view, values_any) -> str:
+        """`tensor ...` or `view ...` (without the word `expect`) for one result tensor."""
+        head = (f"{dn(r.dtype)} sizes {fmt_ints(r.shape)} strides {fmt_ints(r.stride())}")
+        vals = "any" if values_any else fmt_values(r)
+        if view:
+            assert (r.untyped_storage().data_ptr()
+                    == kwargs["self"].untyped_storage().data_ptr()), f"{op} {cid}: no view"
+            return f"view {head} offset {r.storage_offset()} values {vals}"
+        assert r.numel() <= MAX_ELEMS, f"{op} {cid}: result of {r.numel()} elements"
+        return f"tensor {head} values {vals}"
 
     def add(self, c: Case) -> None:
         self.case(c.op, c.id, c.build, error=c.error, view=c.view, values_any=c.values_any,

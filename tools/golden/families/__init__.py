@@ -14,21 +14,26 @@ FAMILIES here is the registry that tools/golden/make_golden.py writes, one file 
 
 from __future__ import annotations
 
-from families import (activation, arithmetic, binary, comparison, copy_fill, factory, linalg,
-                      reduction, shape, unary, upsample)
+from families import (activation, arithmetic, binary, comparison, copies, copy_fill, embedding,
+                      factory, linalg, reduction, shape, unary, upsample, views)
 
 FAMILIES = [
     *binary.FAMILIES,       # add, mul
     *arithmetic.FAMILIES,   # sub, div, the Scalar overloads of add/sub/mul/div
     *comparison.FAMILIES,   # eq, ne, lt, le, gt, ge, logical_not/and/or, where
     *unary.FAMILIES,        # neg, abs, exp, log, sqrt, rsqrt, sigmoid, tanh, pow
-    *activation.FAMILIES,   # relu
-    *reduction.FAMILIES,    # sum
-    *linalg.FAMILIES,       # mm, addmm, linear
+    *activation.FAMILIES,   # relu, gelu, silu, hardsigmoid, hardswish, leaky_relu, hardtanh,
+                            # clamp
+    *reduction.FAMILIES,    # sum, mean, amax, amin, argmax, any
+    *linalg.FAMILIES,       # mm, bmm, addmm, linear
     *upsample.FAMILIES,     # upsample_nearest
     *shape.FAMILIES,        # cat, view, permute
-    *factory.FAMILIES,      # zeros, empty
+    *views.FAMILIES,        # _unsafe_view, reshape, expand, alias, squeeze, unsqueeze, slice,
+                            # select, split, split_with_sizes
+    *factory.FAMILIES,      # zeros, empty, full, ones, *_like, arange
     *copy_fill.FAMILIES,    # copy, fill
+    *copies.FAMILIES,       # clone, _to_copy, constant_pad_nd
+    *embedding.FAMILIES,    # embedding
 ]
 
 _names = [f.name for f in FAMILIES]

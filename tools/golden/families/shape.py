@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from golden_format import (ALL7, ALL9, B, F32, F64, I8, I32, I64, U8, Case, FamilyInfo, Int,
-                           Ints, Tensors, dn)
+from golden_format import (ALL7, ALL9, B, BF16, F16, F32, F64, I8, I32, I64, U8, Case,
+                           FamilyInfo, Int, Ints, Tensors, dn)
 
 
 def cat_cases() -> Iterator[Case]:
@@ -23,6 +23,12 @@ def cat_cases() -> Iterator[Case]:
         n = dn(d)
         yield Case("cat", f"{n}_dim0", fn([(d, (2, 3)), (d, (1, 3))], 0))
         yield Case("cat", f"{n}_dim1_noncontig", fn([(d, (2, 3), "T"), (d, (2, 2), "step")], 1))
+    for d in (F16, BF16):  # storage-only dtypes: cat only moves them
+        yield Case("cat", f"{dn(d)}_dim0", fn([(d, (2, 3)), (d, (1, 3))], 0))
+        yield Case("cat", f"{dn(d)}_dim1_noncontig", fn([(d, (2, 3), "T"), (d, (2, 2), "step")], 1))
+    yield Case("cat", "promote_float16_bfloat16", fn([(F16, (1, 2)), (BF16, (2, 2))], 0))
+    yield Case("cat", "promote_float16_float32", fn([(F16, (1, 2)), (F32, (1, 2))], 0))
+    yield Case("cat", "legacy_empty_skip_float16", fn([(F16, (0,)), (F16, (2, 2))], 1))
     yield Case("cat", "float32_dim1_three", fn([(F32, (2, 3)), (F32, (2, 1)), (F32, (2, 2))], 1))
     yield Case("cat", "float32_dim_negative1", fn([(F32, (2, 3)), (F32, (2, 2))], -1))
     yield Case("cat", "float32_dim_negative2", fn([(F32, (2, 3)), (F32, (3, 3))], -2))

@@ -1,0 +1,35 @@
+// clone and _to_copy (CompositeExplicitAutograd): a new tensor laid out by
+// memory_format (preserve, the default, keeps self's dense strides; see empty_like),
+// filled by a byte copy when the dtype stays (one memcpy for contiguous tensors) or by a
+// converting copy. On meta tensors only the result's metadata is made.
+#include "aten_cpu/Functions.h"
+#include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/strided_copy.h"
+
+namespace sops::aten::native {
+
+Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  Tensor result = sops::aten::empty_like(self, std::nullopt, std::nullopt, std::nullopt,
+                                         std::nullopt, memory_format);
+  if (!self.is_meta()) cpu_util::copy_same_dtype(result, self);
+  return result;
+}
+
+Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory, bool /*non_blocking*/,
+                std::optional<MemoryFormat> memory_format) {
+  SOPS_CHECK_ARG(layout.value_or(Layout::Strided) == Layout::Strided, "layout",
+                 "to(options) doesn't support converting to a different layout, but got "
+                 "self.layout being Strided and options.layout set as ", *layout);
+  Tensor result = sops::aten::empty_like(self, dtype, std::nullopt, device, pin_memory, memory_format);
+  if (self.is_meta()) return result;
+  if (result.scalar_type() == self.scalar_type()) {
+    cpu_util::copy_same_dtype(result, self);
+  } else {
+    cpu_util::copy_cast(result, self);
+  }
+  return result;
+}
+
+}  // namespace sops::aten::native

@@ -1,0 +1,215 @@
+// The view and reshape operators: new sizes, strides and storage offset over self's
+// storage (CompositeExplicitAutograd, so one kernel serves cpu and meta tensors; no data
+// is touched), and reshape (CompositeImplicitAutograd), a view when strides allow, else
+// a contiguous copy. Rules and messages are PyTorch's (TensorShape.cpp).
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "aten_cpu/Functions.h"
+#include "aten_cpu/NativeFunctions.h"
+#include "ops/meta/op_utils.h"
+#include "ops/meta/view_utils.h"
+
+namespace sops::aten::native {
+namespace {
+
+// self's elements dim-th from `start`, `length` of them (PyTorch's narrow, already
+// checked by the caller).
+Tensor narrow_unchecked(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  DimVector sizes(self.sizes());
+  sizes[static_cast<std::size_t>(dim)] = length;
+  return self.as_strided(sizes, self.strides(), self.storage_offset() + start * self.stride(dim));
+}
+
+}  // namespace
+
+Tensor _unsafe_view(const Tensor& self, IntArrayRef size) {
+  const DimVector sizes = ops_util::infer_size(size, self.numel());
+  const std::optional<DimVector> strides = ops_util::view_strides(self.sizes(), self.strides(), sizes);
+  SOPS_CHECK_ARG(strides.has_value(), "self",
+                 "view size is not compatible with input tensor's size and stride (at least one "
+                 "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return self.as_strided(sizes, *strides, self.storage_offset());
+}
+
+Tensor reshape(const Tensor& self, IntArrayRef shape) {
+  const DimVector sizes = ops_util::infer_size(shape, self.numel(), "shape");
+  const std::optional<DimVector> strides = ops_util::view_strides(self.sizes(), self.strides(), sizes);
+  if (strides.has_value()) return self.as_strided(sizes, *strides, self.storage_offset());
+  // No strides express the new shape over self's memory: a contiguous copy, viewed.
+  const Tensor copy = sops::aten::clone(self, MemoryFormat::Contiguous);
+  return copy.as_strided(sizes, contiguous_strides(sizes), 0);
+}
+
+Tensor expand(const Tensor& self, IntArrayRef size, bool /*implicit*/) {
+  const int64_t ndim = static_cast<int64_t>(size.size());
+  const int64_t tensor_dim = self.dim();
+  SOPS_CHECK_ARG(ndim >= tensor_dim, "size", "expand(", self.str(), ", size=", size,
+                 "): the number of sizes provided (", ndim,
+                 ") must be greater or equal to the number of dimensions in the tensor (",
+                 tensor_dim, ")");
+  DimVector sizes(static_cast<std::size_t>(ndim));
+  DimVector strides(static_cast<std::size_t>(ndim));
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const int64_t dim = tensor_dim - (ndim - i);
+    int64_t s = dim >= 0 ? self.size(dim) : 1;
+    int64_t stride = dim >= 0 ? self.stride(dim) : (i + 1 < ndim ? sizes[ui + 1] * strides[ui + 1] : 1);
+    int64_t target = size[ui];
+    if (target == -1) {
+      SOPS_CHECK_ARG(dim >= 0, "size", "The expanded size of the tensor (", target,
+                     ") isn't allowed in a leading, non-existing dimension ", i);
+      target = s;
+    }
+    if (s != target) {
+      SOPS_CHECK_ARG(s == 1, "size", "The expanded size of the tensor (", target,
+                     ") must match the existing size (", s, ") at non-singleton dimension ", i,
+                     ".  Target sizes: ", size, ".  Tensor sizes: ", self.sizes());
+      SOPS_CHECK_ARG(target >= 0, "size", "Trying to create tensor with negative dimension ",
+                     target, ": ", size);
+      s = target;
+      stride = 0;
+    }
+    sizes[ui] = s;
+    strides[ui] = stride;
+  }
+  return self.as_strided(sizes, strides, self.storage_offset());
+}
+
+Tensor alias(const Tensor& self) {
+  return self.as_strided(self.sizes(), self.strides(), self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self, IntArrayRef dim) {
+  const int64_t ndim = self.dim();
+  SOPS_CHECK_ARG(ndim <= 64, "self", "squeeze: at most 64 dimensions are supported, got ", ndim);
+  uint64_t mask = 0;
+  for (const int64_t d : dim) {
+    const int64_t w = ops_util::wrap_dim(d, ndim);
+    const uint64_t bit = uint64_t{1} << w;
+    SOPS_CHECK_ARG((mask & bit) == 0, "dim", "dim ", w, " appears multiple times in the list of dims");
+    mask |= bit;
+  }
+  DimVector sizes;
+  DimVector strides;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if ((mask >> d & 1) == 0 || self.size(d) != 1) {
+      sizes.push_back(self.size(d));
+      strides.push_back(self.stride(d));
+    }
+  }
+  return self.as_strided(sizes, strides, self.storage_offset());
+}
+
+Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  const int64_t d = ops_util::wrap_dim(dim, self.dim() + 1);
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  const int64_t stride = d >= self.dim() ? 1 : self.size(d) * self.stride(d);
+  sizes.insert(static_cast<std::size_t>(d), 1);
+  strides.insert(static_cast<std::size_t>(d), stride);
+  return self.as_strided(sizes, strides, self.storage_offset());
+}
+
+// The inplace views: self itself takes the view's sizes, strides and offset.
+Tensor& squeeze_(Tensor& self, IntArrayRef dim) {
+  const Tensor view = squeeze(self, dim);
+  self.as_strided_(view.sizes(), view.strides(), view.storage_offset());
+  return self;
+}
+
+Tensor& unsqueeze_(Tensor& self, int64_t dim) {
+  const Tensor view = unsqueeze(self, dim);
+  self.as_strided_(view.sizes(), view.strides(), view.storage_offset());
+  return self;
+}
+
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
+             std::optional<int64_t> end, int64_t step) {
+  SOPS_CHECK_ARG(self.dim() > 0, "self", "slice() cannot be applied to a 0-dim tensor.");
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  SOPS_CHECK_ARG(step > 0, "step", "slice step must be positive");
+  const int64_t size = self.size(d);
+  int64_t start_val = start.value_or(0);
+  int64_t end_val = end.value_or(std::numeric_limits<int64_t>::max());
+  if (start_val == std::numeric_limits<int64_t>::max()) start_val = 0;
+  if (start_val < 0) start_val += size;
+  if (end_val < 0) end_val += size;
+  start_val = std::clamp<int64_t>(start_val, 0, size);
+  if (end_val < start_val) {
+    end_val = start_val;
+  } else if (end_val >= size) {
+    end_val = size;
+  }
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  const auto ud = static_cast<std::size_t>(d);
+  const int64_t len = end_val - start_val;
+  sizes[ud] = len / step + (len % step != 0 ? 1 : 0);  // round up, without overflow
+  strides[ud] *= step;
+  return self.as_strided(sizes, strides, self.storage_offset() + start_val * self.stride(d));
+}
+
+Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  SOPS_CHECK_ARG(self.dim() > 0, "self", "select() cannot be applied to a 0-dim tensor.");
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  const int64_t size = self.size(d);
+  SOPS_CHECK_ARG(index >= -size && index < size, "index", "select(): index ", index,
+                 " out of range for tensor of size ", self.sizes(), " at dimension ", d);
+  if (index < 0) index += size;
+  DimVector sizes(self.sizes());
+  DimVector strides(self.strides());
+  sizes.erase(static_cast<std::size_t>(d));
+  strides.erase(static_cast<std::size_t>(d));
+  return self.as_strided(sizes, strides, self.storage_offset() + index * self.stride(d));
+}
+
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  SOPS_CHECK_ARG(self.dim() != 0, "self", "split expects at least a 1-dimensional tensor");
+  SOPS_CHECK_ARG(split_size >= 0, "split_size",
+                 "split expects split_size be non-negative, but got split_size=", split_size);
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  const int64_t dim_size = self.size(d);
+  SOPS_CHECK_ARG(split_size > 0 || dim_size == 0, "split_size",
+                 "split_size can only be 0 if dimension size is 0, but got dimension size of ",
+                 dim_size);
+  // One split when split_size is 0 (and the dimension empty) or larger than the dimension.
+  const int64_t num_splits =
+      split_size == 0 ? 1 : std::max<int64_t>((dim_size + split_size - 1) / split_size, 1);
+  const int64_t last_split_size = split_size - (split_size * num_splits - dim_size);
+  std::vector<Tensor> splits;
+  splits.reserve(static_cast<std::size_t>(num_splits));
+  for (int64_t i = 0; i < num_splits; ++i) {
+    const int64_t length = i < num_splits - 1 ? split_size : last_split_size;
+    splits.push_back(narrow_unchecked(self, d, i * split_size, length));
+  }
+  return splits;
+}
+
+std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  SOPS_CHECK_ARG(self.dim() != 0, "self", "split expects at least a 1-dimensional tensor");
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  const int64_t dim_size = self.size(d);
+  int64_t total = 0;
+  for (const int64_t length : split_sizes) {
+    SOPS_CHECK_ARG(length >= 0, "split_sizes",
+                   "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                   "split_sizes=", split_sizes);
+    total += length;
+  }
+  SOPS_CHECK_ARG(total == dim_size, "split_sizes", "split_with_sizes expects split_sizes to sum exactly to ",
+                 dim_size, " (input tensor's size at dimension ", d, "), but got split_sizes=",
+                 split_sizes);
+  std::vector<Tensor> splits;
+  splits.reserve(split_sizes.size());
+  int64_t start = 0;
+  for (const int64_t length : split_sizes) {
+    splits.push_back(narrow_unchecked(self, d, start, length));
+    start += length;
+  }
+  return splits;
+}
+
+}  // namespace sops::aten::native
