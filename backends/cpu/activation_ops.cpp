@@ -10,6 +10,7 @@
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "runtime/vec_math.h"
 
 namespace sops::aten::native {
 namespace {
@@ -50,9 +51,15 @@ SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate, c
     } else {
       const scalar_t beta = static_cast<scalar_t>(M_SQRT2 * M_2_SQRTPI * 0.5);
       const scalar_t kappa = static_cast<scalar_t>(0.044715);
-      sops::cpu_kernel(*this, [beta, kappa](scalar_t x) -> scalar_t {
-        return scalar_t(0.5) * x * (scalar_t(1) + std::tanh(beta * (x + kappa * x * x * x)));
-      });
+      using V = typename Vec32<scalar_t>::type;
+      sops::cpu_kernel_vec(
+          *this,
+          [beta, kappa](scalar_t x) -> scalar_t {
+            return scalar_t(0.5) * x * (scalar_t(1) + std::tanh(beta * (x + kappa * x * x * x)));
+          },
+          [beta, kappa](V x) -> V {
+            return scalar_t(0.5) * x * (scalar_t(1) + vec::tanh(beta * (x + kappa * x * x * x)));
+          });
     }
   });
 }
@@ -60,7 +67,10 @@ SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate, c
 SOPS_IMPL_FUNC(silu_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
   check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "silu_cpu", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "silu", [&] {
-    sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x / (scalar_t(1) + std::exp(-x)); });
+    using V = typename Vec32<scalar_t>::type;
+    sops::cpu_kernel_vec(
+        *this, [](scalar_t x) -> scalar_t { return x / (scalar_t(1) + std::exp(-x)); },
+        [](V x) -> V { return x / (scalar_t(1) + vec::exp(-x)); });
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "runtime/vec_math.h"
 
 namespace sops::aten::native {
 namespace {
@@ -43,14 +44,27 @@ SOPS_IMPL_FUNC(abs_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
     });                                                                        \
   }
 
-SOPS_UNARY_FLOAT_IMPL(exp, std::exp(x))
+// With a vector form `vexpr` of `v` (runtime/vec_math.h), for what the compiler cannot
+// vectorize from the C library's scalar calls.
+#define SOPS_UNARY_FLOAT_VEC_IMPL(name, expr, vexpr)                                 \
+  SOPS_IMPL_FUNC(name##_out)(const Tensor& /*self*/, const Tensor& /*out*/) {       \
+    SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), #name, [&] {                        \
+      using V = typename Vec32<scalar_t>::type;                                      \
+      sops::cpu_kernel_vec(                                                          \
+          *this, [](scalar_t x) -> scalar_t { return expr; },                        \
+          [](V v) -> V { return vexpr; });                                           \
+    });                                                                              \
+  }
+
+SOPS_UNARY_FLOAT_VEC_IMPL(exp, std::exp(x), vec::exp(v))
 SOPS_UNARY_FLOAT_IMPL(log, std::log(x))
 SOPS_UNARY_FLOAT_IMPL(sqrt, std::sqrt(x))
 SOPS_UNARY_FLOAT_IMPL(rsqrt, scalar_t(1) / std::sqrt(x))
-SOPS_UNARY_FLOAT_IMPL(sigmoid, scalar_t(1) / (scalar_t(1) + std::exp(-x)))
-SOPS_UNARY_FLOAT_IMPL(tanh, std::tanh(x))
+SOPS_UNARY_FLOAT_VEC_IMPL(sigmoid, scalar_t(1) / (scalar_t(1) + std::exp(-x)), vec::sigmoid(v))
+SOPS_UNARY_FLOAT_VEC_IMPL(tanh, std::tanh(x), vec::tanh(v))
 
 #undef SOPS_UNARY_FLOAT_IMPL
+#undef SOPS_UNARY_FLOAT_VEC_IMPL
 
 // PyTorch's pow_Tensor_Scalar_out: exponent 0 fills 1, exponent 1 copies; floating
 // bases take sqrt, rsqrt, reciprocal, square, cube and 1/square for 0.5, -0.5, -1, 2, 3

@@ -84,6 +84,9 @@ def unary_cases(u: Unary) -> Iterator[Case]:
     for d in (F32, F64):
         yield Case(op, f"{dn(d)}_special_values", fn(d, (len(u.special),), vals=list(u.special)),
                    tol=tol(d))
+    # Runs long enough for the kernels' vector loops (8 float32 / 4 float64 lanes) and a tail.
+    yield Case(op, "float32_long_run", fn(F32, (5, 9)), tol=tol(F32))
+    yield Case(op, "float64_long_run", fn(F64, (3, 7)), tol=tol(F64))
     yield Case(op, "float32_step", fn(F32, (2, 5), "step"), tol=tol(F32))
     yield Case(op, "float32_expanded", fn(F32, (3, 4), "expand:1,4"), tol=tol(F32))
     yield Case(op, "float32_size0", fn(F32, (0, 3)))
