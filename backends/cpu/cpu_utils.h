@@ -135,4 +135,13 @@ inline void copy_cast(const Tensor& dst, const Tensor& src) {
   });
 }
 
+// t itself when it is contiguous, else a contiguous copy of it (same dtype). Meta
+// tensors are returned as they are.
+inline Tensor contiguous_of(const Tensor& t) {
+  if (t.is_meta() || t.is_contiguous()) return t;
+  Tensor copy = empty(t.sizes(), t.options());
+  copy_cast(copy, t);
+  return copy;
+}
+
 }  // namespace sops::aten::cpu_util

@@ -48,6 +48,9 @@ const std::vector<FamilySpec>& families() {
       {"linear.golden", {"linear"}, false, "bias"},
       {"copy.golden", {"copy_"}, false, "*"},
       {"fill.golden", {"fill_.Scalar", "fill_.Tensor"}, false, "value"},
+      {"softmax.golden", {"_softmax", "_log_softmax"}, false, ""},
+      {"layer_norm.golden", {"native_layer_norm"}, false, "weight"},
+      {"batch_norm.golden", {"_native_batch_norm_legit_no_training"}, false, "running_mean"},
   };
   return v;
 }
@@ -163,16 +166,24 @@ TEST(GoldenData, EveryCaseIsSelfConsistent) {
         EXPECT_FALSE(e.error.empty());
         continue;
       }
-      EXPECT_TRUE(is_known_dtype(e.dtype));
-      EXPECT_EQ(e.sizes.size(), e.strides.size());
-      if (e.values_checked) {
-        EXPECT_EQ(static_cast<int64_t>(e.values.size()), product(e.sizes))
-            << "expected numel != product of sizes";
-        if (!is_floating_dtype(e.dtype)) {
-          EXPECT_EQ(e.values_int.size(), e.values.size());
+      for (std::size_t i = 0; i < e.result_count(); ++i) {
+        const GoldenExpect& r = e.result(i);
+        EXPECT_TRUE(is_known_dtype(r.dtype));
+        EXPECT_EQ(r.sizes.size(), r.strides.size());
+        if (r.values_checked) {
+          EXPECT_EQ(static_cast<int64_t>(r.values.size()), product(r.sizes))
+              << "expected numel != product of sizes";
+          if (!is_floating_dtype(r.dtype)) {
+            EXPECT_EQ(r.values_int.size(), r.values.size());
+          }
+        } else {
+          EXPECT_EQ(c.op, "empty.memory_format") << "only empty leaves values unspecified";
         }
-      } else {
-        EXPECT_EQ(c.op, "empty.memory_format") << "only empty leaves values unspecified";
+      }
+      if (e.kind == ExpectKind::kTuple) {
+        EXPECT_GE(e.elements.size(), 2u) << "a tuple of one tensor";
+        EXPECT_EQ(e.dtype, e.elements[0].dtype);
+        EXPECT_EQ(e.sizes, e.elements[0].sizes);
       }
       if (is_inplace(c.op)) {
         const GoldenTensor& self = c.arg("self").tensor;
@@ -322,6 +333,12 @@ const char* const kGood =
     "arg dt dtype bfloat16\n"
     "expect tensor float32 sizes 2 0 3 strides 2 3 1 values any\n"
     "end\n"
+    "case native_layer_norm t5\n"
+    "arg input tensor float64 sizes 1 2 strides 1 1 offset 0 storage 2 1.0 3.0\n"
+    "expect tuple 2\n"
+    "tensor float64 sizes 1 2 strides 1 1 values 2 -1.0 1.0\n"
+    "tensor int64 sizes 0 strides 0 values 1 7\n"
+    "end\n"
     "case add.out t4\n"
     "arg self tensor float64 sizes 0 strides 0 offset 0 storage 1 1.0\n"
     "expect error result type Float can't be cast to the desired output type Long  \n"
@@ -330,7 +347,7 @@ const char* const kGood =
 TEST(GoldenReader, ParsesEveryKind) {
   GoldenFile f = parse_golden(kGood, "good");
   EXPECT_EQ(f.header.rfind("# made by", 0), 0u);
-  ASSERT_EQ(f.cases.size(), 4u);
+  ASSERT_EQ(f.cases.size(), 5u);
 
   const GoldenCase& c = f.cases[0];
   EXPECT_EQ(c.op, "add.Tensor");
@@ -380,8 +397,16 @@ TEST(GoldenReader, ParsesEveryKind) {
   EXPECT_EQ(e.arg("dt").dtype, "bfloat16");
   EXPECT_FALSE(e.expect.values_checked);
 
-  EXPECT_EQ(f.cases[3].expect.kind, ExpectKind::kError);
-  EXPECT_EQ(f.cases[3].expect.error,
+  const GoldenCase& tuple = f.cases[3];
+  ASSERT_EQ(tuple.expect.kind, ExpectKind::kTuple);
+  ASSERT_EQ(tuple.expect.result_count(), 2u);
+  EXPECT_EQ(tuple.expect.result(0).values, (std::vector<double>{-1.0, 1.0}));
+  EXPECT_EQ(tuple.expect.sizes, (std::vector<int64_t>{2}));  // repeats element 0
+  EXPECT_EQ(tuple.expect.result(1).dtype, "int64");
+  EXPECT_EQ(tuple.expect.result(1).values_int, std::vector<int64_t>{7});
+
+  EXPECT_EQ(f.cases[4].expect.kind, ExpectKind::kError);
+  EXPECT_EQ(f.cases[4].expect.error,
             "result type Float can't be cast to the desired output type Long");
 }
 
@@ -437,6 +462,10 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + self + self, "bad.golden:4:", "duplicate argument 'self'"},
       {head + self + "expect view float32 sizes 1 2 strides 1 1 values 2 1 2\n", "bad.golden:4:",
        "expected 'offset' but found 'values'"},
+      {head + self + "expect tuple 2\ntensor float32 sizes 0 strides 0 values 1 1.0\nend\n",
+       "bad.golden:6:", "expected a 'tensor' line of the expected tuple (1 more)"},
+      {head + self + "expect tuple 2\ntensor float32 sizes 0 strides 0 values 1 1.0\n",
+       "bad.golden:5:", "end of file inside case relu x"},
   };
   for (const auto& b : bad) {
     std::string msg = parse_error(b.text);

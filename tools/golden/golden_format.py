@@ -339,6 +339,20 @@ class Family:
                 assert r is kwargs[result] or (
                     r.untyped_storage().data_ptr() == kwargs[result].untyped_storage().data_ptr()
                     and r.shape == kwargs[result].shape), f"{op} {cid}: result is not {result}"
+            if isinstance(r, (tuple, list)):
+                # Several returns (max_pool2d_with_indices, native_layer_norm, ...): one
+                # "tensor" line each, in return order.
+                assert not view and not values_any and result is None, f"{op} {cid}"
+                out.append(f"expect tuple {len(r)}")
+                for t in r:
+                    assert t.numel() <= MAX_ELEMS, f"{op} {cid}: result of {t.numel()} elements"
+                    out.append(f"tensor {dn(t.dtype)} sizes {fmt_ints(t.shape)} "
+                               f"strides {fmt_ints(t.stride())} values {fmt_values(t)}")
+                out.append("end")
+                self.lines.append("")
+                self.lines.extend(out)
+                self.count += 1
+                return
             head = (f"{dn(r.dtype)} sizes {fmt_ints(r.shape)} strides {fmt_ints(r.stride())}")
             vals = "any" if values_any else fmt_values(r)
             if view:

@@ -14,8 +14,8 @@ FAMILIES here is the registry that tools/golden/make_golden.py writes, one file 
 
 from __future__ import annotations
 
-from families import (activation, binary, copy_fill, factory, linalg, reduction, shape,
-                      upsample)
+from families import (activation, binary, copy_fill, factory, linalg, normalization,
+                      reduction, shape, softmax, upsample)
 
 FAMILIES = [
     *binary.FAMILIES,       # add, mul
@@ -26,6 +26,8 @@ FAMILIES = [
     *shape.FAMILIES,        # cat, view, permute
     *factory.FAMILIES,      # zeros, empty
     *copy_fill.FAMILIES,    # copy, fill
+    *softmax.FAMILIES,      # _softmax, _log_softmax
+    *normalization.FAMILIES,  # native_layer_norm, _native_batch_norm_legit_no_training
 ]
 
 _names = [f.name for f in FAMILIES]
