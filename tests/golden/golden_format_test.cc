@@ -51,6 +51,9 @@ const std::vector<FamilySpec>& families() {
       {"softmax.golden", {"_softmax", "_log_softmax"}, false, ""},
       {"layer_norm.golden", {"native_layer_norm"}, false, "weight"},
       {"batch_norm.golden", {"_native_batch_norm_legit_no_training"}, false, "running_mean"},
+      {"max_pool2d.golden", {"max_pool2d_with_indices"}, false, ""},
+      {"avg_pool2d.golden", {"avg_pool2d"}, false, ""},
+      {"adaptive_avg_pool2d.golden", {"adaptive_avg_pool2d", "_adaptive_avg_pool2d"}, false, ""},
   };
   return v;
 }
