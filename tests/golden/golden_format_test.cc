@@ -54,6 +54,7 @@ const std::vector<FamilySpec>& families() {
       {"max_pool2d.golden", {"max_pool2d_with_indices"}, false, ""},
       {"avg_pool2d.golden", {"avg_pool2d"}, false, ""},
       {"adaptive_avg_pool2d.golden", {"adaptive_avg_pool2d", "_adaptive_avg_pool2d"}, false, ""},
+      {"convolution.golden", {"convolution"}, false, "bias"},
   };
   return v;
 }

@@ -14,8 +14,8 @@ FAMILIES here is the registry that tools/golden/make_golden.py writes, one file 
 
 from __future__ import annotations
 
-from families import (activation, binary, copy_fill, factory, linalg, normalization,
-                      pooling, reduction, shape, softmax, upsample)
+from families import (activation, binary, convolution, copy_fill, factory, linalg,
+                      normalization, pooling, reduction, shape, softmax, upsample)
 
 FAMILIES = [
     *binary.FAMILIES,       # add, mul
@@ -29,6 +29,7 @@ FAMILIES = [
     *softmax.FAMILIES,      # _softmax, _log_softmax
     *normalization.FAMILIES,  # native_layer_norm, _native_batch_norm_legit_no_training
     *pooling.FAMILIES,      # max_pool2d_with_indices, avg_pool2d, adaptive_avg_pool2d
+    *convolution.FAMILIES,  # convolution
 ]
 
 _names = [f.name for f in FAMILIES]
