@@ -42,31 +42,43 @@ void check_parameter_dtypes(const Tensor& input, std::initializer_list<const Ten
   SOPS_CHECK(!mixed, "mixed dtype (CPU): all inputs must share same datatype.");
 }
 
-// Sum of x[0..n) with 8 independent sums (acc is float for float, double for double).
-template <typename T>
-T sum_of(const T* x, int64_t n) {
-  T s[8] = {};
+namespace vec = cpu_util::vec;
+using vec::vec_t;
+
+// Sum of x[0..n), in two vector sums (float for float, double for double).
+template <typename T, int B>
+SOPS_VEC_INLINE T sum_of(const T* x, int64_t n) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  vec_t<T, B> s0{}, s1{};
   int64_t j = 0;
-  for (; j + 8 <= n; j += 8) {
-    for (int l = 0; l < 8; ++l) s[l] += x[j + l];
+  for (; j + 2 * L <= n; j += 2 * L) {
+    s0 += vec::load<T, B>(x + j);
+    s1 += vec::load<T, B>(x + j + L);
   }
-  T r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+  for (; j + L <= n; j += L) s0 += vec::load<T, B>(x + j);
+  T r = vec::sum_lanes<T, B>(s0 + s1);
   for (; j < n; ++j) r += x[j];
   return r;
 }
 
 // Sum of (x[j] - m)^2.
-template <typename T>
-T squared_deviation(const T* x, int64_t n, T m) {
-  T s[8] = {};
+template <typename T, int B>
+SOPS_VEC_INLINE T squared_deviation(const T* x, int64_t n, T m) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> mv = vec::splat<T, B>(m);
+  vec_t<T, B> s0{}, s1{};
   int64_t j = 0;
-  for (; j + 8 <= n; j += 8) {
-    for (int l = 0; l < 8; ++l) {
-      const T d = x[j + l] - m;
-      s[l] += d * d;
-    }
+  for (; j + 2 * L <= n; j += 2 * L) {
+    const vec_t<T, B> d0 = vec::load<T, B>(x + j) - mv;
+    const vec_t<T, B> d1 = vec::load<T, B>(x + j + L) - mv;
+    s0 += d0 * d0;
+    s1 += d1 * d1;
   }
-  T r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+  for (; j + L <= n; j += L) {
+    const vec_t<T, B> d = vec::load<T, B>(x + j) - mv;
+    s0 += d * d;
+  }
+  T r = vec::sum_lanes<T, B>(s0 + s1);
   for (; j < n; ++j) {
     const T d = x[j] - m;
     r += d * d;
@@ -74,34 +86,68 @@ T squared_deviation(const T* x, int64_t n, T m) {
   return r;
 }
 
-// Rows of n elements: y = (x - mean) * rstd * gamma + beta, with mean and rstd per row.
+// y = (x * scale + shift) * gamma + beta (gamma / beta absent: 1 / 0).
+template <typename T, int B>
+SOPS_VEC_INLINE void normalize_row(const T* x, const T* gamma, const T* beta, T* y, int64_t n,
+                                   T scale, T shift) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> sv = vec::splat<T, B>(scale), tv = vec::splat<T, B>(shift);
+  int64_t j = 0;
+  for (; j + L <= n; j += L) {
+    vec_t<T, B> v = vec::load<T, B>(x + j) * sv + tv;
+    if (gamma != nullptr) v = v * vec::load<T, B>(gamma + j);
+    if (beta != nullptr) v = v + vec::load<T, B>(beta + j);
+    vec::store<T, B>(y + j, v);
+  }
+  for (; j < n; ++j) {
+    T v = x[j] * scale + shift;
+    if (gamma != nullptr) v = v * gamma[j];
+    if (beta != nullptr) v = v + beta[j];
+    y[j] = v;
+  }
+}
+
+// Rows [begin, end) of n elements: y = (x - mean) * rstd * gamma + beta, with mean and
+// rstd per row (an empty row has mean 0 and variance 0/0, NaN, as in PyTorch).
+template <typename T, int B>
+SOPS_VEC_INLINE void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                     T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
+  for (int64_t r = begin; r < end; ++r) {
+    const T* xr = x + r * n;
+    const T m = n == 0 ? T(0) : sum_of<T, B>(xr, n) / static_cast<T>(n);
+    const T var = n == 0 ? std::numeric_limits<T>::quiet_NaN()
+                         : squared_deviation<T, B>(xr, n, m) / static_cast<T>(n);
+    const T rs = T(1) / std::sqrt(std::max(var, T(0)) + static_cast<T>(eps));
+    mean[r] = m;
+    rstd[r] = rs;
+    normalize_row<T, B>(xr, gamma, beta, y + r * n, n, rs, -rs * m);
+  }
+}
+
 template <typename T>
-void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
-                     int64_t rows, int64_t n, double eps) {
+void layer_norm_rows_sse(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                         int64_t begin, int64_t end, int64_t n, double eps) {
+  layer_norm_rows<T, 16>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+}
+#if SOPS_HAVE_AVX2_DISPATCH
+template <typename T>
+SOPS_TARGET_AVX2 void layer_norm_rows_avx2(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                           T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
+  layer_norm_rows<T, 32>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+}
+#endif
+
+template <typename T>
+void layer_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                       int64_t rows, int64_t n, double eps) {
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
+  const bool avx2 = cpu_util::cpu_has_avx2();
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const T* xr = x + r * n;
-      T* yr = y + r * n;
-      const T m = n == 0 ? T(0) : sum_of(xr, n) / static_cast<T>(n);
-      // An empty row has mean 0 and variance 0/0 (NaN), as in PyTorch.
-      const T var = n == 0 ? std::numeric_limits<T>::quiet_NaN()
-                           : squared_deviation(xr, n, m) / static_cast<T>(n);
-      const T rs = T(1) / std::sqrt(std::max(var, T(0)) + static_cast<T>(eps));
-      mean[r] = m;
-      rstd[r] = rs;
-      const T scale = rs;
-      const T shift = -rs * m;
-      if (gamma != nullptr && beta != nullptr) {
-        for (int64_t j = 0; j < n; ++j) yr[j] = (xr[j] * scale + shift) * gamma[j] + beta[j];
-      } else if (gamma != nullptr) {
-        for (int64_t j = 0; j < n; ++j) yr[j] = (xr[j] * scale + shift) * gamma[j];
-      } else if (beta != nullptr) {
-        for (int64_t j = 0; j < n; ++j) yr[j] = (xr[j] * scale + shift) + beta[j];
-      } else {
-        for (int64_t j = 0; j < n; ++j) yr[j] = xr[j] * scale + shift;
-      }
-    }
+#if SOPS_HAVE_AVX2_DISPATCH
+    if (avx2) return layer_norm_rows_avx2<T>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+#endif
+    (void)avx2;
+    layer_norm_rows_sse<T>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
   });
 }
 
@@ -153,7 +199,7 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayR
   const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
   const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
   SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
-    layer_norm_rows<scalar_t>(x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+    layer_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
                               b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
                               mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
   });

@@ -14,41 +14,52 @@
 namespace sops::aten::native {
 namespace {
 
+namespace vec = cpu_util::vec;
+using vec::vec_t;
+
 // NaN-propagating maximum (as PyTorch's vectorized max).
 template <typename T>
-inline T max_nan(T a, T b) {
+SOPS_VEC_INLINE T max_nan(T a, T b) {
   return (a > b || a != a) ? a : b;
 }
 
-template <typename T>
-T row_max(const T* x, int64_t n) {
-  constexpr int kLanes = 8;
-  T m[kLanes];
-  for (int l = 0; l < kLanes; ++l) m[l] = -std::numeric_limits<T>::infinity();
+template <typename T, int B>
+SOPS_VEC_INLINE T row_max(const T* x, int64_t n) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
   int64_t j = 0;
-  for (; j + kLanes <= n; j += kLanes) {
-    for (int l = 0; l < kLanes; ++l) m[l] = max_nan(x[j + l], m[l]);
+  T r = -std::numeric_limits<T>::infinity();
+  if (n >= L) {
+    vec_t<T, B> m = vec::load<T, B>(x);
+    for (j = L; j + L <= n; j += L) m = vec::max_nan<T, B>(vec::load<T, B>(x + j), m);
+    r = vec::max_lanes<T, B>(m);
   }
-  T r = m[0];
-  for (int l = 1; l < kLanes; ++l) r = max_nan(m[l], r);
   for (; j < n; ++j) r = max_nan(x[j], r);
   return r;
 }
 
-// y[j] = exp(x[j] - m) (stored when Store); returns their sum, with 8 independent sums.
-template <typename T, bool Store>
-T exp_sum(const T* x, T* y, int64_t n, T m) {
-  constexpr int kLanes = 8;
-  T s[kLanes] = {};
+// y[j] = exp(x[j] - m) (stored when Store); returns their sum (two vector sums).
+template <typename T, int B, bool Store>
+SOPS_VEC_INLINE T exp_sum(const T* x, T* y, int64_t n, T m) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> mv = vec::splat<T, B>(m);
+  vec_t<T, B> s0{}, s1{};
   int64_t j = 0;
-  for (; j + kLanes <= n; j += kLanes) {
-    for (int l = 0; l < kLanes; ++l) {
-      const T e = std::exp(x[j + l] - m);
-      if constexpr (Store) y[j + l] = e;
-      s[l] += e;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    const vec_t<T, B> e0 = vec::exp<B>(vec::load<T, B>(x + j) - mv);
+    const vec_t<T, B> e1 = vec::exp<B>(vec::load<T, B>(x + j + L) - mv);
+    if constexpr (Store) {
+      vec::store<T, B>(y + j, e0);
+      vec::store<T, B>(y + j + L, e1);
     }
+    s0 += e0;
+    s1 += e1;
   }
-  T r = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+  for (; j + L <= n; j += L) {
+    const vec_t<T, B> e = vec::exp<B>(vec::load<T, B>(x + j) - mv);
+    if constexpr (Store) vec::store<T, B>(y + j, e);
+    s0 += e;
+  }
+  T r = vec::sum_lanes<T, B>(s0 + s1);
   for (; j < n; ++j) {
     const T e = std::exp(x[j] - m);
     if constexpr (Store) y[j] = e;
@@ -57,71 +68,141 @@ T exp_sum(const T* x, T* y, int64_t n, T m) {
   return r;
 }
 
+// y[j] = x[j] * a + b.
+template <typename T, int B>
+SOPS_VEC_INLINE void axpb(const T* x, T* y, int64_t n, T a, T b) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> av = vec::splat<T, B>(a), bv = vec::splat<T, B>(b);
+  int64_t j = 0;
+  for (; j + L <= n; j += L) vec::store<T, B>(y + j, vec::load<T, B>(x + j) * av + bv);
+  for (; j < n; ++j) y[j] = x[j] * a + b;
+}
+
+// Rows [begin, end) of n elements, softmax over each row.
+template <typename T, bool Log, int B>
+SOPS_VEC_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
+  for (int64_t r = begin; r < end; ++r) {
+    const T* x = in + r * n;
+    T* y = out + r * n;
+    const T m = row_max<T, B>(x, n);
+    if constexpr (Log) {
+      const T shift = m + std::log(exp_sum<T, B, false>(x, nullptr, n, m));
+      axpb<T, B>(x, y, n, T(1), -shift);
+    } else {
+      const T scale = T(1) / exp_sum<T, B, true>(x, y, n, m);
+      axpb<T, B>(y, y, n, scale, T(0));
+    }
+  }
+}
+
+// Softmax over the middle dimension of [outer, size, inner] for outer rows [begin, end);
+// m and s hold `inner` maxima and sums.
+template <typename T, bool Log, int B>
+SOPS_VEC_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
+                                int64_t inner, T* m, T* s) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  for (int64_t o = begin; o < end; ++o) {
+    const T* x = in + o * size * inner;
+    T* y = out + o * size * inner;
+    for (int64_t i = 0; i < inner; ++i) {
+      m[i] = -std::numeric_limits<T>::infinity();
+      s[i] = T(0);
+    }
+    for (int64_t d = 0; d < size; ++d) {
+      const T* xd = x + d * inner;
+      int64_t i = 0;
+      for (; i + L <= inner; i += L) {
+        vec::store<T, B>(m + i, vec::max_nan<T, B>(vec::load<T, B>(xd + i), vec::load<T, B>(m + i)));
+      }
+      for (; i < inner; ++i) m[i] = max_nan(xd[i], m[i]);
+    }
+    for (int64_t d = 0; d < size; ++d) {
+      const T* xd = x + d * inner;
+      T* yd = y + d * inner;
+      int64_t i = 0;
+      for (; i + L <= inner; i += L) {
+        const vec_t<T, B> e = vec::exp<B>(vec::load<T, B>(xd + i) - vec::load<T, B>(m + i));
+        if constexpr (!Log) vec::store<T, B>(yd + i, e);
+        vec::store<T, B>(s + i, vec::load<T, B>(s + i) + e);
+      }
+      for (; i < inner; ++i) {
+        const T e = std::exp(xd[i] - m[i]);
+        if constexpr (!Log) yd[i] = e;
+        s[i] += e;
+      }
+    }
+    if constexpr (Log) {
+      for (int64_t i = 0; i < inner; ++i) s[i] = m[i] + std::log(s[i]);
+    } else {
+      for (int64_t i = 0; i < inner; ++i) s[i] = T(1) / s[i];
+    }
+    for (int64_t d = 0; d < size; ++d) {
+      const T* xd = x + d * inner;
+      T* yd = y + d * inner;
+      int64_t i = 0;
+      for (; i + L <= inner; i += L) {
+        if constexpr (Log) {
+          vec::store<T, B>(yd + i, vec::load<T, B>(xd + i) - vec::load<T, B>(s + i));
+        } else {
+          vec::store<T, B>(yd + i, vec::load<T, B>(yd + i) * vec::load<T, B>(s + i));
+        }
+      }
+      for (; i < inner; ++i) yd[i] = Log ? xd[i] - s[i] : yd[i] * s[i];
+    }
+  }
+}
+
+template <typename T, bool Log>
+void lastdim_rows_sse(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
+  lastdim_rows<T, Log, 16>(in, out, begin, end, n);
+}
+template <typename T, bool Log>
+void inner_rows_sse(const T* in, T* out, int64_t begin, int64_t end, int64_t size, int64_t inner,
+                    T* m, T* s) {
+  inner_rows<T, Log, 16>(in, out, begin, end, size, inner, m, s);
+}
+#if SOPS_HAVE_AVX2_DISPATCH
+template <typename T, bool Log>
+SOPS_TARGET_AVX2 void lastdim_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
+  lastdim_rows<T, Log, 32>(in, out, begin, end, n);
+}
+template <typename T, bool Log>
+SOPS_TARGET_AVX2 void inner_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
+                                      int64_t inner, T* m, T* s) {
+  inner_rows<T, Log, 32>(in, out, begin, end, size, inner, m, s);
+}
+#endif
+
 template <typename T, bool Log>
 void softmax_lastdim(const T* in, T* out, int64_t rows, int64_t n) {
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
+  const bool avx2 = cpu_util::cpu_has_avx2();
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const T* x = in + r * n;
-      T* y = out + r * n;
-      const T m = row_max(x, n);
-      if constexpr (Log) {
-        const T shift = m + std::log(exp_sum<T, false>(x, nullptr, n, m));
-        for (int64_t j = 0; j < n; ++j) y[j] = x[j] - shift;
-      } else {
-        const T scale = T(1) / exp_sum<T, true>(x, y, n, m);
-        for (int64_t j = 0; j < n; ++j) y[j] *= scale;
-      }
-    }
+#if SOPS_HAVE_AVX2_DISPATCH
+    if (avx2) return lastdim_rows_avx2<T, Log>(in, out, begin, end, n);
+#endif
+    (void)avx2;
+    lastdim_rows_sse<T, Log>(in, out, begin, end, n);
   });
 }
 
-// Softmax over the middle dimension of [outer, size, inner], inner > 1.
 template <typename T, bool Log>
 void softmax_inner(const T* in, T* out, int64_t outer, int64_t size, int64_t inner) {
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(size * inner, 1));
+  const bool avx2 = cpu_util::cpu_has_avx2();
   parallel_for(0, outer, grain, [&](int64_t begin, int64_t end) {
-    std::vector<T> mx(static_cast<std::size_t>(inner));
-    std::vector<T> sum(static_cast<std::size_t>(inner));
-    T* m = mx.data();
-    T* s = sum.data();
-    for (int64_t o = begin; o < end; ++o) {
-      const T* x = in + o * size * inner;
-      T* y = out + o * size * inner;
-      for (int64_t i = 0; i < inner; ++i) {
-        m[i] = -std::numeric_limits<T>::infinity();
-        s[i] = T(0);
-      }
-      for (int64_t d = 0; d < size; ++d) {
-        const T* xd = x + d * inner;
-        for (int64_t i = 0; i < inner; ++i) m[i] = max_nan(xd[i], m[i]);
-      }
-      for (int64_t d = 0; d < size; ++d) {
-        const T* xd = x + d * inner;
-        T* yd = y + d * inner;
-        for (int64_t i = 0; i < inner; ++i) {
-          const T e = std::exp(xd[i] - m[i]);
-          if constexpr (!Log) yd[i] = e;
-          s[i] += e;
-        }
-      }
-      if constexpr (Log) {
-        for (int64_t i = 0; i < inner; ++i) s[i] = m[i] + std::log(s[i]);
-      } else {
-        for (int64_t i = 0; i < inner; ++i) s[i] = T(1) / s[i];
-      }
-      for (int64_t d = 0; d < size; ++d) {
-        const T* xd = x + d * inner;
-        T* yd = y + d * inner;
-        if constexpr (Log) {
-          for (int64_t i = 0; i < inner; ++i) yd[i] = xd[i] - s[i];
-        } else {
-          for (int64_t i = 0; i < inner; ++i) yd[i] *= s[i];
-        }
-      }
-    }
+    std::vector<T> m(static_cast<std::size_t>(inner)), s(static_cast<std::size_t>(inner));
+#if SOPS_HAVE_AVX2_DISPATCH
+    if (avx2) return inner_rows_avx2<T, Log>(in, out, begin, end, size, inner, m.data(), s.data());
+#endif
+    (void)avx2;
+    inner_rows_sse<T, Log>(in, out, begin, end, size, inner, m.data(), s.data());
   });
 }
+
+}  // namespace
+
+namespace {
 
 template <bool Log>
 void softmax_out(const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out,
