@@ -1,9 +1,10 @@
 // The nn operators of //ops:aten_cpu on the shapes they are compared with libtorch on:
 // conv 3x3 pad 1 and depthwise 3x3 on [8, 64, 56, 56], max_pool2d 3x3 stride 2,
 // softmax [256, 1024], layer_norm [512, 768] (float32). Prints the median ms of each;
-// compare with libtorch at the same thread count (torch.set_num_threads).
+// and libtorch's (bench/libtorch_nn_baseline.cc), both at the same thread count: each
+// count of 1 .. get_num_threads(), or the one given.
 //
-//   tools/bazel run -c opt //bench:nn_bench [-- rounds]
+//   tools/bazel run -c opt //bench:nn_bench [-- rounds [threads]]
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "aten_cpu/Functions.h"
+#include "bench/libtorch_nn_baseline.h"
 #include "bench/timing.h"
 #include "runtime/parallel.h"
 
@@ -48,11 +50,23 @@ int main(int argc, char** argv) {
       {"avg_pool2d 3x3 s2 p1", [&] { A::avg_pool2d(x, {3, 3}, {2, 2}, {1, 1}, false, true, std::nullopt); }},
       {"batch_norm eval", [&] { A::_native_batch_norm_legit_no_training(x, b, b, b, var, 0.1, 1e-5); }},
   };
-  std::printf("threads: %d\n", sops::get_num_threads());
-  for (const auto& [name, f] : cases) {
-    f();
-    std::vector<double> ms;
-    for (int r = 0; r < rounds; ++r) ms.push_back(sops_bench::ns_per_call(1, f) / 1e6);
-    std::printf("%-32s %9.3f ms median\n", name.c_str(), sops_bench::median(ms));
+  const int max_threads = sops::get_num_threads();
+  const int only = argc > 2 ? std::atoi(argv[2]) : 0;
+  for (int threads = only > 0 ? only : 1; threads <= (only > 0 ? only : max_threads); ++threads) {
+    sops::set_num_threads(threads);
+    std::printf("float32, %d thread(s), median of %d calls: ours / libtorch 2.13\n", threads, rounds);
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const auto& [name, f] = cases[i];
+      f();
+      std::vector<double> ms;
+      for (int r = 0; r < rounds; ++r) ms.push_back(sops_bench::ns_per_call(1, f) / 1e6);
+      const double ours = sops_bench::median(ms);
+      const double theirs = sops_bench::libtorch_nn_ms(static_cast<int>(i), threads, rounds);
+      if (theirs > 0) {
+        std::printf("  %-30s %9.3f ms  %9.3f ms  %6.2fx\n", name.c_str(), ours, theirs, ours / theirs);
+      } else {
+        std::printf("  %-30s %9.3f ms  (no libtorch)\n", name.c_str(), ours);
+      }
+    }
   }
 }

@@ -208,33 +208,61 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayR
 
 namespace {
 
-// y[n, c, i] = x[n, c, i] * alpha[c] + beta[c] over rows of `inner` (contiguous NC...)
-// or, channels-last, y[r, c] = x[r, c] * alpha[c] + beta[c] over rows of C.
+// Rows [begin, end): y[r, i] = x[r, i] * a[r % C] + b[r % C] over rows of `inner`
+// (contiguous NC...: one row per plane), or, channels-last (inner == C, one row per
+// pixel), y[r, c] = x[r, c] * a[c] + b[c].
+template <typename T, int B>
+SOPS_VEC_INLINE void batch_norm_rows(const T* x, T* y, const T* alpha, const T* beta,
+                                     int64_t channels, int64_t inner, bool channels_last,
+                                     int64_t begin, int64_t end) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  for (int64_t r = begin; r < end; ++r) {
+    const T* xr = x + r * inner;
+    T* yr = y + r * inner;
+    int64_t i = 0;
+    if (channels_last) {
+      for (; i + L <= inner; i += L) {
+        vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * vec::load<T, B>(alpha + i) +
+                                     vec::load<T, B>(beta + i));
+      }
+      for (; i < inner; ++i) yr[i] = xr[i] * alpha[i] + beta[i];
+    } else {
+      const T a = alpha[r % channels], b = beta[r % channels];
+      const vec_t<T, B> av = vec::splat<T, B>(a), bv = vec::splat<T, B>(b);
+      for (; i + L <= inner; i += L) vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * av + bv);
+      for (; i < inner; ++i) yr[i] = xr[i] * a + b;
+    }
+  }
+}
+
+template <typename T>
+void batch_norm_rows_sse(const T* x, T* y, const T* alpha, const T* beta, int64_t channels,
+                         int64_t inner, bool channels_last, int64_t begin, int64_t end) {
+  batch_norm_rows<T, 16>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
+}
+#if SOPS_HAVE_AVX2_DISPATCH
+template <typename T>
+SOPS_TARGET_AVX2 void batch_norm_rows_avx2(const T* x, T* y, const T* alpha, const T* beta,
+                                           int64_t channels, int64_t inner, bool channels_last,
+                                           int64_t begin, int64_t end) {
+  batch_norm_rows<T, 32>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
+}
+#endif
+
+// y = x * alpha[c] + beta[c] for x of [batch, channels, inner] (or channels-last).
 template <typename T>
 void batch_norm_apply(const T* x, T* y, const T* alpha, const T* beta, int64_t batch,
                       int64_t channels, int64_t inner, bool channels_last) {
-  if (channels_last) {
-    const int64_t rows = batch * inner;
-    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(channels, 1));
-    parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r) {
-        const T* xr = x + r * channels;
-        T* yr = y + r * channels;
-        for (int64_t c = 0; c < channels; ++c) yr[c] = xr[c] * alpha[c] + beta[c];
-      }
-    });
-    return;
-  }
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(inner, 1));
-  parallel_for(0, batch * channels, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t nc = begin; nc < end; ++nc) {
-      const int64_t c = nc % channels;
-      const T a = alpha[c];
-      const T b = beta[c];
-      const T* xr = x + nc * inner;
-      T* yr = y + nc * inner;
-      for (int64_t i = 0; i < inner; ++i) yr[i] = xr[i] * a + b;
-    }
+  const int64_t rows = channels_last ? batch * inner : batch * channels;
+  const int64_t row = channels_last ? channels : inner;
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(row, 1));
+  const bool avx2 = cpu_util::cpu_has_avx2();
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+#if SOPS_HAVE_AVX2_DISPATCH
+    if (avx2) return batch_norm_rows_avx2<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
+#endif
+    (void)avx2;
+    batch_norm_rows_sse<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
   });
 }
 
