@@ -346,6 +346,17 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const std::optiona
     c.out_h = (c.in_h + 2 * c.pH - c.dH * (c.kH - 1) - 1) / c.sH + 1;
     c.out_w = (c.in_w + 2 * c.pW - c.dW * (c.kW - 1) - 1) / c.sW + 1;
   }
+  if (transposed) {
+    // PyTorch's slow_conv_transpose2d_shape_check (a 1-d one as 2-d of height 1).
+    SOPS_CHECK_ARG((opH < c.sH || opH < c.dH) && (opW < c.sW || opW < c.dW), "output_padding",
+                   "output padding must be smaller than either stride or dilation, but got "
+                   "output_padding_height: ", opH, " output_padding_width: ", opW,
+                   " stride_height: ", c.sH, " stride_width: ", c.sW, " dilation_height: ", c.dH,
+                   " dilation_width: ", c.dW);
+    SOPS_CHECK_ARG(c.out_h >= 1 && c.out_w >= 1, "input", "Given input size per channel: (",
+                   c.in_h, " x ", c.in_w, "). Calculated output size per channel: (", c.out_h,
+                   " x ", c.out_w, "). Output size is too small");
+  }
   DimVector sizes{c.batch, c.out_c};
   if (dim == 2) sizes.push_back(c.out_h);
   sizes.push_back(c.out_w);

@@ -116,6 +116,17 @@ def convolution_cases() -> Iterator[Case]:
                error="Calculated padded input size per channel: (2 x 2). Kernel size: (3 x 3). Kernel size can't be greater than actual input size")
     yield Case(CV, "dilated_kernel_too_large_1d_error", fn(F32, (1, 2, 4), (3, 2, 3), dil=[2]),
                error="Calculated padded input size per channel: (4). Kernel size: (5). Kernel size can't be greater than actual input size")
+    yield Case(CV, "empty_height_error", fn(F32, (1, 2, 0, 5), (3, 2, 1, 1)),
+               error="Calculated padded input size per channel: (0 x 5). Kernel size: (1 x 1). Kernel size can't be greater than actual input size")
+    yield Case(CV, "transposed_output_padding_error", fn(F32, (1, 2, 2, 2), (2, 2, 2, 2), tr=True, op=[1]),
+               error="output padding must be smaller than either stride or dilation, but got output_padding_height: 1 output_padding_width: 1 stride_height: 1 stride_width: 1 dilation_height: 1 dilation_width: 1")
+    yield Case(CV, "transposed_output_padding_1d_error", fn(F32, (1, 2, 2), (2, 2, 2), tr=True, op=[1]),
+               error="output padding must be smaller than either stride or dilation, but got output_padding_height: 0 output_padding_width: 1")
+    yield Case(CV, "transposed_output_too_small_error", fn(F32, (1, 2, 1, 1), (2, 2, 1, 1), p=[1], tr=True),
+               error="Given input size per channel: (1 x 1). Calculated output size per channel: (-1 x -1). Output size is too small")
+    yield Case(CV, "float32_transposed_output_padding_below_dilation",
+               fn(F32, (1, 2, 2, 2), (2, 2, 2, 2), (2,), [1], [0], [2], True, [1]))
+    yield Case(CV, "int64_transposed_channels_last", fn(I64, (1, 2, 2, 2), (2, 2, 2, 2), None, tr=True, lx="channels_last"))
     yield Case(CV, "weight_dtype_error", fn(F32, (1, 2, 4, 4), (3, 2, 3, 3), wd=F64),
                error="expected scalar type Float but found Double")
     yield Case(CV, "input_dtype_error", fn(F64, (1, 2, 4, 4), (3, 2, 3, 3), wd=F32),
