@@ -95,21 +95,22 @@ SOPS_VEC_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t en
   }
 }
 
-// Softmax over the middle dimension of [outer, size, inner] for outer rows [begin, end);
-// m and s hold `inner` maxima and sums.
+// Softmax over the middle dimension of [outer, size, inner] for outer rows [begin, end)
+// and the `width` columns that `in` and `out` start at; m and s hold `width` maxima and
+// sums.
 template <typename T, bool Log, int B>
 SOPS_VEC_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
-                                int64_t inner, T* m, T* s) {
+                                int64_t stride, int64_t inner, T* m, T* s) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   for (int64_t o = begin; o < end; ++o) {
-    const T* x = in + o * size * inner;
-    T* y = out + o * size * inner;
+    const T* x = in + o * size * stride;
+    T* y = out + o * size * stride;
     for (int64_t i = 0; i < inner; ++i) {
       m[i] = -std::numeric_limits<T>::infinity();
       s[i] = T(0);
     }
     for (int64_t d = 0; d < size; ++d) {
-      const T* xd = x + d * inner;
+      const T* xd = x + d * stride;
       int64_t i = 0;
       for (; i + L <= inner; i += L) {
         vec::store<T, B>(m + i, vec::max_nan<T, B>(vec::load<T, B>(xd + i), vec::load<T, B>(m + i)));
@@ -117,8 +118,8 @@ SOPS_VEC_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t end,
       for (; i < inner; ++i) m[i] = max_nan(xd[i], m[i]);
     }
     for (int64_t d = 0; d < size; ++d) {
-      const T* xd = x + d * inner;
-      T* yd = y + d * inner;
+      const T* xd = x + d * stride;
+      T* yd = y + d * stride;
       int64_t i = 0;
       for (; i + L <= inner; i += L) {
         const vec_t<T, B> e = vec::exp<B>(vec::load<T, B>(xd + i) - vec::load<T, B>(m + i));
@@ -137,8 +138,8 @@ SOPS_VEC_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t end,
       for (int64_t i = 0; i < inner; ++i) s[i] = T(1) / s[i];
     }
     for (int64_t d = 0; d < size; ++d) {
-      const T* xd = x + d * inner;
-      T* yd = y + d * inner;
+      const T* xd = x + d * stride;
+      T* yd = y + d * stride;
       int64_t i = 0;
       for (; i + L <= inner; i += L) {
         if constexpr (Log) {
@@ -157,9 +158,9 @@ void lastdim_rows_sse(const T* in, T* out, int64_t begin, int64_t end, int64_t n
   lastdim_rows<T, Log, 16>(in, out, begin, end, n);
 }
 template <typename T, bool Log>
-void inner_rows_sse(const T* in, T* out, int64_t begin, int64_t end, int64_t size, int64_t inner,
-                    T* m, T* s) {
-  inner_rows<T, Log, 16>(in, out, begin, end, size, inner, m, s);
+void inner_rows_sse(const T* in, T* out, int64_t begin, int64_t end, int64_t size, int64_t stride,
+                    int64_t inner, T* m, T* s) {
+  inner_rows<T, Log, 16>(in, out, begin, end, size, stride, inner, m, s);
 }
 #if SOPS_HAVE_AVX2_DISPATCH
 template <typename T, bool Log>
@@ -168,8 +169,8 @@ SOPS_TARGET_AVX2 void lastdim_rows_avx2(const T* in, T* out, int64_t begin, int6
 }
 template <typename T, bool Log>
 SOPS_TARGET_AVX2 void inner_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
-                                      int64_t inner, T* m, T* s) {
-  inner_rows<T, Log, 32>(in, out, begin, end, size, inner, m, s);
+                                      int64_t stride, int64_t inner, T* m, T* s) {
+  inner_rows<T, Log, 32>(in, out, begin, end, size, stride, inner, m, s);
 }
 #endif
 
@@ -186,17 +187,31 @@ void softmax_lastdim(const T* in, T* out, int64_t rows, int64_t n) {
   });
 }
 
+// Parallel over (outer row, block of inner columns): a softmax over dim 0 still splits.
 template <typename T, bool Log>
 void softmax_inner(const T* in, T* out, int64_t outer, int64_t size, int64_t inner) {
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(size * inner, 1));
+  constexpr int64_t kBlock = 256;
+  const int64_t blocks = (inner + kBlock - 1) / kBlock;
+  const int64_t width = std::min(inner, kBlock);
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(size * width, 1));
   const bool avx2 = cpu_util::cpu_has_avx2();
-  parallel_for(0, outer, grain, [&](int64_t begin, int64_t end) {
-    std::vector<T> m(static_cast<std::size_t>(inner)), s(static_cast<std::size_t>(inner));
+  parallel_for(0, outer * blocks, grain, [&](int64_t begin, int64_t end) {
+    std::vector<T> m(static_cast<std::size_t>(width)), s(static_cast<std::size_t>(width));
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t o = t / blocks;
+      const int64_t i0 = (t % blocks) * kBlock;
+      const int64_t w = std::min(kBlock, inner - i0);
+      const T* x = in + o * size * inner + i0;
+      T* y = out + o * size * inner + i0;
 #if SOPS_HAVE_AVX2_DISPATCH
-    if (avx2) return inner_rows_avx2<T, Log>(in, out, begin, end, size, inner, m.data(), s.data());
+      if (avx2) {
+        inner_rows_avx2<T, Log>(x, y, 0, 1, size, inner, w, m.data(), s.data());
+        continue;
+      }
 #endif
+      inner_rows_sse<T, Log>(x, y, 0, 1, size, inner, w, m.data(), s.data());
+    }
     (void)avx2;
-    inner_rows_sse<T, Log>(in, out, begin, end, size, inner, m.data(), s.data());
   });
 }
 

@@ -184,6 +184,18 @@ TEST(NnTest, SoftmaxAndLayerNormOnLongRows) {
         }
       }
     }
+    // dim 0 of [7, 600]: the columns split into blocks (of 256) over the threads.
+    const Tensor c0 = random_tensor({7, 600}, dtype, 13);
+    const Tensor c0y = aten::_log_softmax(c0, 0, false);
+    for (int64_t i = 0; i < 600; ++i) {
+      double m = -INFINITY, sum = 0;
+      for (int64_t d = 0; d < 7; ++d) m = std::max(m, at(c0, {d, i}));
+      for (int64_t d = 0; d < 7; ++d) sum += std::exp(at(c0, {d, i}) - m);
+      for (int64_t d = 0; d < 7; ++d) {
+        const double want = at(c0, {d, i}) - m - std::log(sum);
+        ASSERT_NEAR(at(c0y, {d, i}), want, tol * (1 + std::fabs(want)));
+      }
+    }
     // layer_norm over rows of 771 with weight and bias.
     const Tensor ln = random_tensor({6, 771}, dtype, 9);
     const Tensor g = random_tensor({771}, dtype, 10);
@@ -262,7 +274,9 @@ TEST(NnTest, OutputStridesMatchPyTorch) {
       for (std::size_t i = 0; i < stack.size(); ++i) {
         const Tensor r = stack[i].to_tensor();
         const golden::GoldenExpect& e = c.expect.result(i);
-        if (r.numel() > 1) EXPECT_EQ(r.strides(), IntArrayRef(e.strides)) << "return " << i;
+        if (r.numel() > 1) {
+          EXPECT_EQ(r.strides(), IntArrayRef(e.strides)) << "return " << i;
+        }
       }
     }
   }
