@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string_view>
 #include <type_traits>
@@ -234,5 +236,151 @@ inline void copy_cast(const Tensor& dst, const Tensor& src) {
     sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x; });
   });
 }
+
+// t itself when it is contiguous, else a contiguous copy of it (same dtype). Meta
+// tensors are returned as they are.
+inline Tensor contiguous_of(const Tensor& t) {
+  if (t.is_meta() || t.is_contiguous()) return t;
+  Tensor copy = empty(t.sizes(), t.options());
+  copy_cast(copy, t);
+  return copy;
+}
+
+// Fixed-width SIMD values (GCC/Clang vector extensions) for the unit-stride inner loops
+// of the nn kernels, which the compiler does not vectorize by itself at -O2 (reductions,
+// exp). B is the width in bytes: 16 (one SSE register, any x86-64) or 32, used only
+// inside functions compiled for AVX2 (SOPS_TARGET_AVX2) and called when the CPU has it
+// (cpu_has_avx2()); elsewhere a 32-byte vector is split badly. Everything here is always
+// inlined, so it is compiled for the target of the function that uses it.
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define SOPS_HAVE_AVX2_DISPATCH 1
+#define SOPS_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define SOPS_HAVE_AVX2_DISPATCH 0
+#define SOPS_TARGET_AVX2
+#endif
+#define SOPS_VEC_INLINE inline __attribute__((always_inline))
+
+// Whether this CPU runs the AVX2 variants (the environment variable SOPS_NO_AVX2 set to
+// anything turns them off, to test the others).
+inline bool cpu_has_avx2() {
+#if SOPS_HAVE_AVX2_DISPATCH
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                          std::getenv("SOPS_NO_AVX2") == nullptr;
+  return has;
+#else
+  return false;
+#endif
+}
+
+// 32-byte vectors only cross function boundaries inside AVX2 functions (everything here
+// is inlined), so GCC's note that their ABI differs without AVX does not apply.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace vec {
+
+// One specialization per width: GCC drops vector_size with a dependent size.
+template <typename T, int B>
+struct Vec;
+template <>
+struct Vec<float, 16> {
+  using type = float __attribute__((vector_size(16)));
+  using itype = int32_t __attribute__((vector_size(16)));
+  static constexpr int64_t kLanes = 4;
+};
+template <>
+struct Vec<float, 32> {
+  using type = float __attribute__((vector_size(32)));
+  using itype = int32_t __attribute__((vector_size(32)));
+  static constexpr int64_t kLanes = 8;
+};
+template <>
+struct Vec<double, 16> {
+  using type = double __attribute__((vector_size(16)));
+  static constexpr int64_t kLanes = 2;
+};
+template <>
+struct Vec<double, 32> {
+  using type = double __attribute__((vector_size(32)));
+  static constexpr int64_t kLanes = 4;
+};
+template <typename T, int B>
+using vec_t = typename Vec<T, B>::type;
+
+template <typename T, int B>
+SOPS_VEC_INLINE vec_t<T, B> load(const T* p) {
+  vec_t<T, B> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T, int B>
+SOPS_VEC_INLINE void store(T* p, vec_t<T, B> v) {
+  std::memcpy(p, &v, sizeof v);
+}
+template <typename T, int B>
+SOPS_VEC_INLINE vec_t<T, B> splat(T x) {
+  return vec_t<T, B>{} + x;
+}
+template <typename T, int B>
+SOPS_VEC_INLINE T sum_lanes(vec_t<T, B> v) {
+  T lanes[Vec<T, B>::kLanes];
+  std::memcpy(lanes, &v, sizeof v);
+  T r = T(0);
+  for (int64_t i = 0; i < Vec<T, B>::kLanes; ++i) r += lanes[i];
+  return r;
+}
+// Lane-wise maximum where NaN wins (PyTorch's vectorized max).
+template <typename T, int B>
+SOPS_VEC_INLINE vec_t<T, B> max_nan(vec_t<T, B> a, vec_t<T, B> b) {
+  return ((a > b) | (a != a)) ? a : b;
+}
+template <typename T, int B>
+SOPS_VEC_INLINE T max_lanes(vec_t<T, B> v) {
+  T lanes[Vec<T, B>::kLanes];
+  std::memcpy(lanes, &v, sizeof v);
+  T r = lanes[0];
+  for (int64_t i = 1; i < Vec<T, B>::kLanes; ++i) r = (lanes[i] > r || lanes[i] != lanes[i]) ? lanes[i] : r;
+  return r;
+}
+
+// exp of floats (Cephes' expf: range reduction by ln 2 and a degree-5 polynomial,
+// within 2 ulp; NaN stays NaN, below -88.38 gives 0 or the smallest normals).
+template <int B>
+SOPS_VEC_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
+  using V = vec_t<float, B>;
+  using I = typename Vec<float, B>::itype;
+  const V hi = splat<float, B>(88.3762626647950f), lo = splat<float, B>(-88.3762626647949f);
+  x = x > hi ? hi : x;
+  x = x < lo ? lo : x;
+  V fx = x * 1.44269504088896341f + 0.5f;
+  const V t = __builtin_convertvector(__builtin_convertvector(fx, I), V);
+  fx = t > fx ? t - 1.0f : t;  // floor
+  x = x - fx * 0.693359375f - fx * -2.12194440e-4f;
+  const V z = x * x;
+  V y = splat<float, B>(1.9875691500E-4f);
+  y = y * x + 1.3981999507E-3f;
+  y = y * x + 8.3334519073E-3f;
+  y = y * x + 4.1665795894E-2f;
+  y = y * x + 1.6666665459E-1f;
+  y = y * x + 5.0000001201E-1f;
+  y = y * z + x + 1.0f;
+  const I n = (__builtin_convertvector(fx, I) + 127) << 23;
+  V pow2n;
+  std::memcpy(&pow2n, &n, sizeof pow2n);
+  return y * pow2n;
+}
+// exp of doubles, lane by lane (std::exp).
+template <int B>
+SOPS_VEC_INLINE vec_t<double, B> exp(vec_t<double, B> x) {
+  double lanes[Vec<double, B>::kLanes];
+  std::memcpy(lanes, &x, sizeof x);
+  for (double& v : lanes) v = std::exp(v);
+  std::memcpy(&x, lanes, sizeof x);
+  return x;
+}
+
+}  // namespace vec
 
 }  // namespace sops::aten::cpu_util

@@ -166,3 +166,94 @@ inline void check_out_dtype(const Tensor& out, ScalarType expected, std::string_
 }
 
 }  // namespace sops::aten::ops_util
+
+namespace sops::aten::ops_util {
+
+// Floor division (rounds toward negative infinity), PyTorch's div_rtn.
+inline int64_t div_rtn(int64_t x, int64_t y) {
+  int64_t q = x / y;
+  if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+  return q;
+}
+
+// The output size of a pooling window along one dimension (PyTorch's
+// pooling_output_shape), with its checks of stride and padding.
+inline int64_t pooling_output_shape(int64_t input_size, int64_t kernel, int64_t pad, int64_t stride,
+                                    int64_t dilation, bool ceil_mode) {
+  SOPS_CHECK_ARG(stride != 0, "stride", "stride should not be zero");
+  SOPS_CHECK_ARG(pad >= 0, "padding", "pad must be non-negative, but got pad: ", pad);
+  SOPS_CHECK_ARG(pad <= ((kernel - 1) * dilation + 1) / 2, "padding",
+                 "pad should be at most half of effective kernel size, but got pad=", pad,
+                 ", kernel_size=", kernel, " and dilation=", dilation);
+  int64_t out = div_rtn(input_size + 2 * pad - dilation * (kernel - 1) - 1 +
+                            (ceil_mode ? stride - 1 : 0),
+                        stride) + 1;
+  // In ceil mode the last window must start inside the input or its left padding.
+  if (ceil_mode && (out - 1) * stride >= input_size + pad) --out;
+  return out;
+}
+
+// A 2-d pooling's window: kernel, stride (defaulting to the kernel), padding, dilation.
+struct Pool2dWindow {
+  int64_t kH, kW, dH, dW, padH, padW, dilationH, dilationW;
+};
+
+// kernel_size / stride / padding / dilation as PyTorch's pooling ops read them (one value
+// stands for both dimensions), with its messages naming `op`.
+inline Pool2dWindow pool2d_window(std::string_view op, IntArrayRef kernel_size, IntArrayRef stride,
+                                  IntArrayRef padding, IntArrayRef dilation) {
+  SOPS_CHECK_ARG(kernel_size.size() == 1 || kernel_size.size() == 2, "kernel_size", op,
+                 ": kernel_size must either be a single int, or a tuple of two ints");
+  Pool2dWindow w{};
+  w.kH = kernel_size[0];
+  w.kW = kernel_size.size() == 1 ? w.kH : kernel_size[1];
+  SOPS_CHECK_ARG(stride.empty() || stride.size() == 1 || stride.size() == 2, "stride", op,
+                 ": stride must either be omitted, a single int, or a tuple of two ints");
+  w.dH = stride.empty() ? w.kH : stride[0];
+  w.dW = stride.empty() ? w.kW : stride.size() == 1 ? w.dH : stride[1];
+  SOPS_CHECK_ARG(padding.size() == 1 || padding.size() == 2, "padding", op,
+                 ": padding must either be a single int, or a tuple of two ints");
+  w.padH = padding[0];
+  w.padW = padding.size() == 1 ? w.padH : padding[1];
+  SOPS_CHECK_ARG(dilation.size() == 1 || dilation.size() == 2, "dilation", op,
+                 ": dilation must be either a single int, or a tuple of two ints");
+  w.dilationH = dilation[0];
+  w.dilationW = dilation.size() == 1 ? w.dilationH : dilation[1];
+  return w;
+}
+
+// PyTorch's pool2d_shape_check: positive kernel, stride and dilation, a 3-d or 4-d input
+// with only the batch allowed to be empty, padding at most half the kernel, and an
+// output of at least one element per plane.
+inline void pool2d_shape_check(const Tensor& input, const Pool2dWindow& w, int64_t planes,
+                               int64_t input_height, int64_t input_width, int64_t output_height,
+                               int64_t output_width, MemoryFormat format) {
+  SOPS_CHECK_ARG(w.kW > 0 && w.kH > 0, "kernel_size",
+                 "kernel size should be greater than zero, but got kH: ", w.kH, " kW: ", w.kW);
+  SOPS_CHECK_ARG(w.dW > 0 && w.dH > 0, "stride",
+                 "stride should be greater than zero, but got dH: ", w.dH, " dW: ", w.dW);
+  SOPS_CHECK_ARG(w.dilationH > 0 && w.dilationW > 0, "dilation",
+                 "dilation should be greater than zero, but got dilationH: ", w.dilationH,
+                 " dilationW: ", w.dilationW);
+  const int64_t ndim = input.dim();
+  const bool valid_dims = input.size(1) != 0 && input.size(2) != 0;
+  if (format == MemoryFormat::ChannelsLast) {
+    SOPS_CHECK_ARG(ndim == 4 && valid_dims && input.size(3) != 0, "self",
+                   "Expected 4D (batch mode) tensor expected for input with channels_last layout "
+                   "with optional 0 dim batch size for input, but got: ", input.sizes());
+  } else {
+    SOPS_CHECK_ARG((ndim == 3 && input.size(0) != 0 && valid_dims) ||
+                       (ndim == 4 && valid_dims && input.size(3) != 0),
+                   "self",
+                   "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for "
+                   "input, but got:", input.sizes());
+  }
+  SOPS_CHECK_ARG(w.kW / 2 >= w.padW && w.kH / 2 >= w.padH, "padding",
+                 "pad should be smaller than or equal to half of kernel size, but got padW = ",
+                 w.padW, ", padH = ", w.padH, ", kW = ", w.kW, ", kH = ", w.kH);
+  SOPS_CHECK_ARG(output_width >= 1 && output_height >= 1, "self", "Given input size: (", planes,
+                 "x", input_height, "x", input_width, "). Calculated output size: (", planes, "x",
+                 output_height, "x", output_width, "). Output size is too small");
+}
+
+}  // namespace sops::aten::ops_util

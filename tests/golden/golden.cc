@@ -240,19 +240,23 @@ GoldenTensor read_tensor(Line& line) {
   return t;
 }
 
-GoldenExpect read_expect_kind(Line& line, const std::string& kind);
-
-GoldenExpect read_expect(Line& line) {
-  return read_expect_kind(line, line.next("tensor, view, list or error"));
-}
+GoldenExpect read_expect_tensor(Line& line, ExpectKind kind);
 
 // The rest of an expectation whose kind word has been read.
 GoldenExpect read_expect_kind(Line& line, const std::string& kind) {
   GoldenExpect e;
-  if (kind == "list") {
+  if (kind == "list") {  // a Tensor[] result: "tensor"/"view" lines follow
     e.kind = ExpectKind::kList;
     const int64_t k = line.integer("list length");
     if (k < 0) line.fail("negative list length");
+    e.elements.resize(static_cast<size_t>(k));
+    line.finish();
+    return e;
+  }
+  if (kind == "tuple") {  // several returns: "tensor" lines follow
+    e.kind = ExpectKind::kTuple;
+    const int64_t k = line.integer("a tuple size");
+    if (k < 1) line.fail("expect tuple of no tensors");
     e.elements.resize(static_cast<size_t>(k));
     line.finish();
     return e;
@@ -263,13 +267,20 @@ GoldenExpect read_expect_kind(Line& line, const std::string& kind) {
     if (e.error.empty()) line.fail("expect error without a message substring");
     return e;
   }
-  if (kind == "tensor") {
-    e.kind = ExpectKind::kTensor;
-  } else if (kind == "view") {
-    e.kind = ExpectKind::kView;
-  } else {
-    line.fail("expect must be 'tensor', 'view', 'list' or 'error', not '" + kind + "'");
+  if (kind == "tensor") return read_expect_tensor(line, ExpectKind::kTensor);
+  if (kind != "view") {
+    line.fail("expect must be 'tensor', 'view', 'list', 'tuple' or 'error', not '" + kind + "'");
   }
+  return read_expect_tensor(line, ExpectKind::kView);
+}
+
+GoldenExpect read_expect(Line& line) {
+  return read_expect_kind(line, line.next("tensor, view, list, tuple or error"));
+}
+
+GoldenExpect read_expect_tensor(Line& line, ExpectKind kind) {
+  GoldenExpect e;
+  e.kind = kind;
   e.dtype = dtype_token(line);
   read_geometry(line, &e.sizes, &e.strides);
   if (e.kind == ExpectKind::kView) {
@@ -500,6 +511,7 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
   bool have_expect = false;
   size_t pending_tensors = 0;  // "tensor" lines still owed to the last "tensors" arg
   size_t pending_elements = 0;  // "tensor"/"view" lines still owed to an "expect list"
+  size_t pending_results = 0;  // "tensor" lines still owed to an "expect tuple"
   std::set<std::pair<std::string, std::string>> seen;
   GoldenCase current;
 
@@ -528,6 +540,26 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       auto& list = current.args.back().tensors;
       list[list.size() - pending_tensors] = read_tensor(line);
       --pending_tensors;
+      continue;
+    }
+
+    if (pending_results > 0) {
+      if (word != "tensor")
+        line.fail("expected a 'tensor' line of the expected tuple (" +
+                  std::to_string(pending_results) + " more)");
+      GoldenExpect& e = current.expect;
+      GoldenExpect& element = e.elements[e.elements.size() - pending_results];
+      element = read_expect_tensor(line, ExpectKind::kTensor);
+      if (--pending_results == 0) {
+        // The top-level fields repeat the first return's (for readers of one result).
+        const GoldenExpect& first = e.elements[0];
+        e.dtype = first.dtype;
+        e.sizes = first.sizes;
+        e.strides = first.strides;
+        e.values_checked = first.values_checked;
+        e.values = first.values;
+        e.values_int = first.values_int;
+      }
       continue;
     }
 
@@ -565,7 +597,9 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
     } else if (word == "expect") {
       if (have_expect) line.fail("second 'expect' in case " + current.op + " " + current.id);
       current.expect = read_expect(line);
-      pending_elements = current.expect.elements.size();
+      const size_t owed = current.expect.elements.size();
+      pending_elements = current.expect.kind == ExpectKind::kList ? owed : 0;
+      pending_results = current.expect.kind == ExpectKind::kTuple ? owed : 0;
       have_expect = true;
     } else if (word == "end") {
       line.finish();
@@ -582,7 +616,7 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       line.fail("unknown keyword '" + word + "'");
     }
   }
-  if (pending_tensors > 0 || pending_elements > 0 || in_case) {
+  if (pending_tensors > 0 || pending_elements > 0 || pending_results > 0 || in_case) {
     throw std::runtime_error(name + ":" + std::to_string(number) + ": end of file inside case " +
                              current.op + " " + current.id + " (started at line " +
                              std::to_string(current.line) + ")");

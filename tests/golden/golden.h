@@ -94,6 +94,8 @@ enum class ExpectKind {
   kView,    // a view of `self`: same storage, with the given sizes/strides/offset
   kError,   // PyTorch raised; `error` is a substring of its message
   kList,    // a Tensor[] result: `elements`, each a kTensor or kView expectation
+  kTuple,   // several returned tensors (`expect tuple <k>` and k "tensor ..." lines): each
+            // is one of `elements`; the fields below repeat elements[0]
 };
 
 struct GoldenExpect {
@@ -107,8 +109,15 @@ struct GoldenExpect {
   std::vector<int64_t> values_int;  // exact values for integral/bool dtypes
   std::string error;             // kError
   std::vector<GoldenExpect> elements;  // kList: one per tensor of the result, in order
+  std::vector<GoldenExpect> elements;  // kTuple: one kTensor expectation per return
 
   int64_t numel() const;
+  // The expectation of return i: elements[i] for a tuple, else (i == 0) this one.
+  const GoldenExpect& result(std::size_t i) const { return kind == ExpectKind::kTuple ? elements.at(i) : *this; }
+  // How many returned tensors are expected (0 for an error).
+  std::size_t result_count() const {
+    return kind == ExpectKind::kTuple ? elements.size() : kind == ExpectKind::kError ? 0 : 1;
+  }
 };
 
 struct GoldenCase {

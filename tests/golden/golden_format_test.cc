@@ -115,6 +115,13 @@ const std::vector<FamilySpec>& families() {
       {"like.golden", {"full_like", "zeros_like", "ones_like", "empty_like", "empty_like.out"}, false, ""},
       {"arange.golden", {"arange.start_step", "arange.start_out"}, true, ""},
       {"embedding.golden", {"embedding"}, false, ""},
+      {"softmax.golden", {"_softmax", "_log_softmax"}, false, ""},
+      {"layer_norm.golden", {"native_layer_norm"}, false, "weight"},
+      {"batch_norm.golden", {"_native_batch_norm_legit_no_training"}, false, "running_mean"},
+      {"max_pool2d.golden", {"max_pool2d_with_indices"}, false, ""},
+      {"avg_pool2d.golden", {"avg_pool2d"}, false, ""},
+      {"adaptive_avg_pool2d.golden", {"adaptive_avg_pool2d", "_adaptive_avg_pool2d"}, false, ""},
+      {"convolution.golden", {"convolution"}, false, "bias"},
   };
   return v;
 }
@@ -232,9 +239,16 @@ TEST(GoldenData, EveryCaseIsSelfConsistent) {
         EXPECT_FALSE(c.expect.error.empty());
         continue;
       }
-      // A Tensor[] result: each of its tensors is checked as a result of its own.
+      // A Tensor[] result or several returns: each tensor is checked as a result of its own.
       std::vector<GoldenExpect> results{c.expect};
-      if (c.expect.kind == ExpectKind::kList) results = c.expect.elements;
+      if (c.expect.kind == ExpectKind::kList || c.expect.kind == ExpectKind::kTuple) {
+        results = c.expect.elements;
+      }
+      if (c.expect.kind == ExpectKind::kTuple) {
+        EXPECT_GE(c.expect.elements.size(), 2u) << "a tuple of one tensor";
+        EXPECT_EQ(c.expect.dtype, c.expect.elements[0].dtype);
+        EXPECT_EQ(c.expect.sizes, c.expect.elements[0].sizes);
+      }
       for (const GoldenExpect& e : results) {
         SCOPED_TRACE(&e - results.data());
         EXPECT_TRUE(e.kind == ExpectKind::kTensor || e.kind == ExpectKind::kView);
@@ -401,6 +415,12 @@ const char* const kGood =
     "arg dev device cpu\n"
     "expect tensor float32 sizes 2 0 3 strides 2 3 1 values any\n"
     "end\n"
+    "case native_layer_norm t5\n"
+    "arg input tensor float64 sizes 1 2 strides 1 1 offset 0 storage 2 1.0 3.0\n"
+    "expect tuple 2\n"
+    "tensor float64 sizes 1 2 strides 1 1 values 2 -1.0 1.0\n"
+    "tensor int64 sizes 0 strides 0 values 1 7\n"
+    "end\n"
     "case add.out t4\n"
     "arg self tensor float64 sizes 0 strides 0 offset 0 storage 1 1.0\n"
     "expect error result type Float can't be cast to the desired output type Long  \n"
@@ -409,7 +429,7 @@ const char* const kGood =
 TEST(GoldenReader, ParsesEveryKind) {
   GoldenFile f = parse_golden(kGood, "good");
   EXPECT_EQ(f.header.rfind("# made by", 0), 0u);
-  ASSERT_EQ(f.cases.size(), 4u);
+  ASSERT_EQ(f.cases.size(), 5u);
 
   const GoldenCase& c = f.cases[0];
   EXPECT_EQ(c.op, "add.Tensor");
@@ -463,8 +483,16 @@ TEST(GoldenReader, ParsesEveryKind) {
   EXPECT_EQ(e.arg("dev").device, "cpu");
   EXPECT_FALSE(e.expect.values_checked);
 
-  EXPECT_EQ(f.cases[3].expect.kind, ExpectKind::kError);
-  EXPECT_EQ(f.cases[3].expect.error,
+  const GoldenCase& tuple = f.cases[3];
+  ASSERT_EQ(tuple.expect.kind, ExpectKind::kTuple);
+  ASSERT_EQ(tuple.expect.result_count(), 2u);
+  EXPECT_EQ(tuple.expect.result(0).values, (std::vector<double>{-1.0, 1.0}));
+  EXPECT_EQ(tuple.expect.sizes, (std::vector<int64_t>{2}));  // repeats element 0
+  EXPECT_EQ(tuple.expect.result(1).dtype, "int64");
+  EXPECT_EQ(tuple.expect.result(1).values_int, std::vector<int64_t>{7});
+
+  EXPECT_EQ(f.cases[4].expect.kind, ExpectKind::kError);
+  EXPECT_EQ(f.cases[4].expect.error,
             "result type Float can't be cast to the desired output type Long");
 }
 
@@ -598,6 +626,10 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + self + "expect list -1\n", "bad.golden:4:", "negative list length"},
       {head + self + "expect list 1\nerror e\n", "bad.golden:5:",
        "expected a 'tensor' or 'view' line of the expected list"},
+      {head + self + "expect tuple 2\ntensor float32 sizes 0 strides 0 values 1 1.0\nend\n",
+       "bad.golden:6:", "expected a 'tensor' line of the expected tuple (1 more)"},
+      {head + self + "expect tuple 2\ntensor float32 sizes 0 strides 0 values 1 1.0\n",
+       "bad.golden:5:", "end of file inside case relu x"},
   };
   for (const auto& b : bad) {
     std::string msg = parse_error(b.text);

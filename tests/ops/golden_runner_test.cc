@@ -175,6 +175,10 @@ void run_as_given(const RegisteredOperator& op, const GoldenCase& c) {
     }
     return;
   }
+  ASSERT_EQ(stack.size(), c.expect.result_count());
+  for (std::size_t i = 1; i < stack.size(); ++i) {  // the further returns of a tuple
+    EXPECT_TRUE(matches(stack[i].to_tensor(), c, c.expect.result(i))) << "return " << i;
+  }
   check_result(stack[0].to_tensor(), c, self);
 }
 
@@ -199,15 +203,25 @@ void run_on_meta(const RegisteredOperator& op, const GoldenCase& c) {
     return;
   }
   EXPECT_TRUE(matches_meta(written >= 0 ? target : stack[0].to_tensor(), c));
+  if (written < 0) {
+    ASSERT_EQ(stack.size(), c.expect.result_count());
+    for (std::size_t i = 1; i < stack.size(); ++i) {
+      EXPECT_TRUE(matches_meta(stack[i].to_tensor(), c, c.expect.result(i))) << "return " << i;
+    }
+  }
 }
 
 // Whether `variant` takes `functional`'s arguments (the TensorOptions of a factory, which
-// an out= tensor carries, excepted) and then one out= argument.
+// an out= tensor carries, excepted) and then one out= argument per returned tensor.
 bool is_out_variant_of(const FunctionSchema& variant, const FunctionSchema& functional) {
   const std::size_t n = variant.arguments.size();
-  if (n == 0 || !variant.arguments[n - 1].is_out || variant.returns.size() != 1) return false;
+  const std::size_t k = functional.returns.size();
+  if (k == 0 || n < k || variant.returns.size() != k) return false;
+  for (std::size_t i = n - k; i < n; ++i) {
+    if (!variant.arguments[i].is_out) return false;
+  }
   std::size_t j = 0;
-  for (std::size_t i = 0; i + 1 < n; ++i) {
+  for (std::size_t i = 0; i + k < n; ++i) {
     const ArgumentSchema& a = variant.arguments[i];
     while (j < functional.arguments.size() && functional.arguments[j].name != a.name) {
       const std::string_view skipped = functional.arguments[j].name;
@@ -262,8 +276,9 @@ const RegisteredOperator* functional_variant(const FunctionSchema& inplace) {
 // result's dtype) and inplace (where self already has the result's dtype and shape); for
 // an inplace case, the functional variant and its out=.
 bool checks_variants(const RegisteredOperator& op, const GoldenCase& c) {
-  return !expects_error(c) && c.expect.kind == ExpectKind::kTensor && c.expect.values_checked &&
-         op.schema().returns.size() == 1;
+  return !expects_error(c) &&
+         (c.expect.kind == ExpectKind::kTensor || c.expect.kind == ExpectKind::kTuple) &&
+         c.expect.values_checked && op.schema().returns.size() == c.expect.result_count();
 }
 
 // Whether every tensor argument has the result's dtype (no promotion to tell apart).
@@ -320,18 +335,32 @@ void run_variant(const RegisteredOperator& variant, const GoldenCase& c) {
     const Tensor self = stack[0].to_tensor();
     const Tensor before = clone(self);
     variant.call(stack);
-    // Derived from an inplace case: the inplace op writes the functional result converted
-    // to self's dtype (a comparison's bool result becomes 1/0 in a float self).
-    Tensor result = stack.at(0).to_tensor();
-    const ScalarType self_dtype = dtype_of(c.expect.dtype);
-    if (result.defined() && result.scalar_type() != self_dtype) result = clone_as(result, self_dtype);
-    EXPECT_TRUE(matches(result, c));
+    ASSERT_EQ(stack.size(), c.expect.result_count());
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      // Derived from an inplace case: the inplace op writes the functional result
+      // converted to self's dtype (a comparison's bool result becomes 1/0 in a float self).
+      Tensor result = stack[i].to_tensor();
+      const ScalarType want = dtype_of(c.expect.result(i).dtype);
+      if (result.defined() && result.scalar_type() != want) result = clone_as(result, want);
+      EXPECT_TRUE(matches(result, c, c.expect.result(i))) << "return " << i;
+    }
     EXPECT_TRUE(same_result(self, before)) << "the functional variant changed self";
     return;
   }
   if (schema.arguments[written].is_out) {
-    target = sops::empty({0}, dtype_of(c.expect.dtype));
-    stack.emplace_back(target);
+    // One empty out per returned tensor, of its dtype, resized by the op.
+    std::vector<Tensor> outs;
+    for (std::size_t i = 0; i < c.expect.result_count(); ++i) {
+      outs.push_back(sops::empty({0}, dtype_of(c.expect.result(i).dtype)));
+      stack.emplace_back(outs.back());
+    }
+    variant.call(stack);
+    ASSERT_EQ(stack.size(), outs.size());
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      EXPECT_TRUE(matches(outs[i], c, c.expect.result(i))) << "out " << i;
+      EXPECT_TRUE(stack[i].to_tensor().is_same(outs[i])) << "out " << i << " is not returned";
+    }
+    return;
   } else {
     target = clone(stack[0].to_tensor());  // contiguous: an expanded self cannot be written
     stack[0] = Value(target);

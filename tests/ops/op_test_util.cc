@@ -177,7 +177,11 @@ std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase&
 
 ::testing::AssertionResult matches(const Tensor& actual, const golden::GoldenCase& c,
                                    bool check_strides) {
-  const golden::GoldenExpect& e = c.expect;
+  return matches(actual, c, c.expect.result(0), check_strides);
+}
+
+::testing::AssertionResult matches(const Tensor& actual, const golden::GoldenCase& c,
+                                   const golden::GoldenExpect& e, bool check_strides) {
   if (!actual.defined()) return ::testing::AssertionFailure() << c.where() << ": undefined result";
   if (actual.scalar_type() != dtype_of(e.dtype)) {
     return ::testing::AssertionFailure() << c.where() << ": dtype " << actual.scalar_type()
@@ -239,13 +243,17 @@ std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase&
 }
 
 ::testing::AssertionResult matches_meta(const Tensor& actual, const golden::GoldenCase& c) {
+  return matches_meta(actual, c, c.expect.result(0));
+}
+
+::testing::AssertionResult matches_meta(const Tensor& actual, const golden::GoldenCase& c,
+                                        const golden::GoldenExpect& e) {
   if (!actual.defined() || !actual.is_meta()) {
     return ::testing::AssertionFailure() << c.where() << ": expected a meta result, got " << actual;
   }
-  if (actual.scalar_type() != dtype_of(c.expect.dtype) ||
-      actual.sizes() != IntArrayRef(c.expect.sizes)) {
+  if (actual.scalar_type() != dtype_of(e.dtype) || actual.sizes() != IntArrayRef(e.sizes)) {
     return ::testing::AssertionFailure() << c.where() << ": meta result " << actual << ", expected "
-                                         << c.expect.dtype << " " << IntArrayRef(c.expect.sizes);
+                                         << e.dtype << " " << IntArrayRef(e.sizes);
   }
   return ::testing::AssertionSuccess();
 }

@@ -45,10 +45,15 @@ std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase&
 // A result against the expectation: dtype, sizes, values (and strides when asked).
 ::testing::AssertionResult matches(const Tensor& actual, const golden::GoldenCase& c,
                                    bool check_strides = false);
+// The same against one expected tensor `e` of the case (one return of a tuple).
+::testing::AssertionResult matches(const Tensor& actual, const golden::GoldenCase& c,
+                                   const golden::GoldenExpect& e, bool check_strides = false);
 // Two results of ours: same dtype, sizes and bit-identical values.
 ::testing::AssertionResult same_result(const Tensor& a, const Tensor& b);
 // A meta result against the expectation: a meta tensor of the right dtype and sizes.
 ::testing::AssertionResult matches_meta(const Tensor& actual, const golden::GoldenCase& c);
+::testing::AssertionResult matches_meta(const Tensor& actual, const golden::GoldenCase& c,
+                                        const golden::GoldenExpect& e);
 
 // Whether our message contains PyTorch's substring `expected`: exactly, or ignoring
 // case with ATen's dtype names (Float, Long, ...) read as ours (float32, int64, ...).

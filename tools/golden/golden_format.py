@@ -398,7 +398,13 @@ class Family:
                     assert (t.untyped_storage().data_ptr()
                             != kwargs["self"].untyped_storage().data_ptr()
                             or t.numel() == 0), f"{op} {cid}: result aliases self (view=True?)"
-            if isinstance(r, (list, tuple)):  # Tensor[]: one line per tensor
+            if isinstance(r, tuple):
+                # Several returns (max_pool2d_with_indices, native_layer_norm, ...): one
+                # "tensor" line each, in return order.
+                assert not view and not values_any and result is None, f"{op} {cid}"
+                out.append(f"expect tuple {len(r)}")
+                out.extend(self.result_line(op, cid, t, kwargs, False, False) for t in r)
+            elif isinstance(r, list):  # Tensor[] (one returned value): one line per tensor
                 out.append(f"expect list {len(r)}")
                 out.extend(self.result_line(op, cid, t, kwargs, view, values_any) for t in r)
             else:

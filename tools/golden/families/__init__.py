@@ -14,8 +14,9 @@ FAMILIES here is the registry that tools/golden/make_golden.py writes, one file 
 
 from __future__ import annotations
 
-from families import (activation, arithmetic, binary, comparison, copies, copy_fill, embedding,
-                      factory, linalg, reduction, shape, unary, upsample, views)
+from families import (activation, arithmetic, binary, comparison, convolution, copies,
+                      copy_fill, embedding, factory, linalg, normalization, pooling,
+                      reduction, shape, softmax, unary, upsample, views)
 
 FAMILIES = [
     *binary.FAMILIES,       # add, mul
@@ -34,6 +35,10 @@ FAMILIES = [
     *copy_fill.FAMILIES,    # copy, fill
     *copies.FAMILIES,       # clone, _to_copy, constant_pad_nd
     *embedding.FAMILIES,    # embedding
+    *softmax.FAMILIES,      # _softmax, _log_softmax
+    *normalization.FAMILIES,  # native_layer_norm, _native_batch_norm_legit_no_training
+    *pooling.FAMILIES,      # max_pool2d_with_indices, avg_pool2d, adaptive_avg_pool2d
+    *convolution.FAMILIES,  # convolution
 ]
 
 _names = [f.name for f in FAMILIES]

@@ -1,0 +1,399 @@
+// convolution (CompositeExplicitAutograd: cpu and meta tensors), 1-d and 2-d, plain and
+// transposed, with stride, padding, dilation, output_padding and groups. PyTorch's
+// checks and messages (check_shape_forward). float32/float64: im2col + sops::cpu::gemm
+// per (image, group) (a 1x1 stride-1 convolution needs no im2col), transposed as gemm +
+// col2im, and a direct loop for depthwise convolutions (one input channel per group),
+// which is faster there. Integer dtypes (which PyTorch's CPU convolution also takes) use
+// a direct loop. 1-d convolutions run as 2-d ones of height 1. The output is channels-last
+// when a 4-d input or weight is, as PyTorch's CPU backends make it.
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/gemm.h"
+#include "runtime/parallel.h"
+
+namespace sops::aten::native {
+namespace {
+
+// PyTorch's expand_param_if_needed: one value stands for every spatial dimension.
+DimVector expand_param(IntArrayRef param, std::string_view name, int64_t dim) {
+  if (param.size() == 1) return DimVector(static_cast<std::size_t>(dim), param[0]);
+  if (static_cast<int64_t>(param.size()) != dim) {
+    std::ostringstream ss;
+    ss << "expected " << name << " to be a single integer value or a list of " << dim
+       << " values to match the convolution dimensions, but got " << name << "=" << param;
+    throw Error(ss.str(), std::string(name));
+  }
+  return DimVector(param);
+}
+
+bool any_of(IntArrayRef v, bool (*pred)(int64_t)) {
+  return std::any_of(v.begin(), v.end(), pred);
+}
+
+// One convolution as a 2-d one: sizes and parameters of height and width.
+struct Conv2d {
+  int64_t batch, in_c, in_h, in_w, out_c, out_h, out_w, groups;
+  int64_t kH, kW, sH, sW, pH, pW, dH, dW;
+  bool transposed;
+  int64_t in_cg() const { return in_c / groups; }    // input channels per group
+  int64_t out_cg() const { return out_c / groups; }  // output channels per group
+};
+
+// PyTorch's check_shape_forward.
+void check_shape_forward(const Tensor& input, IntArrayRef w, const Tensor* bias, IntArrayRef padding,
+                         IntArrayRef dilation, bool transposed, int64_t groups) {
+  const int64_t k = input.dim();
+  const int64_t weight_dim = static_cast<int64_t>(w.size());
+  SOPS_CHECK_ARG(static_cast<int64_t>(w.size()) == k, "input", "Expected ", weight_dim,
+                 "-dimensional input for ", weight_dim, "-dimensional weight ", w, ", but got ", k,
+                 "-dimensional input of size ", input.sizes(), " instead");
+  SOPS_CHECK_ARG(w[0] >= groups, "weight", "Given groups=", groups,
+                 ", expected weight to be at least ", groups,
+                 " at dimension 0, but got weight of size ", w, " instead");
+  SOPS_CHECK_ARG(w[0] % groups == 0, "weight", "Given groups=", groups,
+                 ", expected weight to be divisible by ", groups,
+                 " at dimension 0, but got weight of size [", w, "] instead");
+  if (!transposed) {
+    SOPS_CHECK_ARG(input.size(1) == w[1] * groups, "input", "Given groups=", groups,
+                   ", weight of size ", w, ", expected input", input.sizes(), " to have ",
+                   w[1] * groups, " channels, but got ", input.size(1), " channels instead");
+    SOPS_CHECK_ARG(bias == nullptr || (bias->dim() == 1 && bias->size(0) == w[0]), "bias",
+                   "Given weight of size ", w, ", expected bias to be 1-dimensional with ", w[0],
+                   " elements, but got bias of size ", bias->sizes(), " instead");
+    std::ostringstream in_ss, kernel_ss;
+    bool fits = true;
+    for (int64_t i = 2; i < k; ++i) {
+      const int64_t padded = input.size(i) + 2 * padding[static_cast<std::size_t>(i - 2)];
+      const int64_t kernel = dilation[static_cast<std::size_t>(i - 2)] * (w[static_cast<std::size_t>(i)] - 1) + 1;
+      fits = fits && padded >= kernel;
+      in_ss << (i > 2 ? " x " : "") << padded;
+      kernel_ss << (i > 2 ? " x " : "") << kernel;
+    }
+    SOPS_CHECK_ARG(fits, "input", "Calculated padded input size per channel: (", in_ss.str(),
+                   "). Kernel size: (", kernel_ss.str(),
+                   "). Kernel size can't be greater than actual input size");
+  } else {
+    SOPS_CHECK_ARG(input.size(1) == w[0], "input", "Given transposed=", transposed ? 1 : 0,
+                   ", weight of size ", w, ", expected input", input.sizes(), " to have ", w[0],
+                   " channels, but got ", input.size(1), " channels instead");
+    SOPS_CHECK_ARG(bias == nullptr || (bias->dim() == 1 && bias->size(0) == w[1] * groups), "bias",
+                   "Given transposed=", transposed ? 1 : 0, ", weight of size ", w,
+                   ", expected bias to be 1-dimensional with ", w[1] * groups,
+                   " elements, but got bias of size ", bias->sizes(), " instead");
+  }
+}
+
+// cols[(ic, kh, kw), (oh, ow)] = x[ic, oh*sH - pH + kh*dH, ow*sW - pW + kw*dW] (0 outside)
+// for one image and group: x is [in_cg, in_h, in_w] contiguous.
+template <typename T>
+void im2col(const Conv2d& c, const T* x, T* cols) {
+  const int64_t ohw = c.out_h * c.out_w;
+  for (int64_t ic = 0; ic < c.in_cg(); ++ic) {
+    const T* plane = x + ic * c.in_h * c.in_w;
+    for (int64_t kh = 0; kh < c.kH; ++kh) {
+      for (int64_t kw = 0; kw < c.kW; ++kw) {
+        T* row = cols + ((ic * c.kH + kh) * c.kW + kw) * ohw;
+        // The output columns whose input column is inside: ow in [lo, hi).
+        const int64_t off = kw * c.dW - c.pW;
+        int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
+        int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
+        hi = std::min(hi, c.out_w);
+        lo = std::min(lo, hi);
+        for (int64_t oh = 0; oh < c.out_h; ++oh) {
+          T* r = row + oh * c.out_w;
+          const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
+          if (ih < 0 || ih >= c.in_h) {
+            std::fill(r, r + c.out_w, T(0));
+            continue;
+          }
+          const T* src = plane + ih * c.in_w + off;
+          std::fill(r, r + lo, T(0));
+          if (c.sW == 1) {
+            if (hi > lo) std::memcpy(r + lo, src + lo, static_cast<std::size_t>(hi - lo) * sizeof(T));
+          } else {
+            for (int64_t ow = lo; ow < hi; ++ow) r[ow] = src[ow * c.sW];
+          }
+          std::fill(r + hi, r + c.out_w, T(0));
+        }
+      }
+    }
+  }
+}
+
+// y[oc, oh*sH - pH + kh*dH, iw*sW - pW + kw*dW] += cols[(oc, kh, kw), (ih, iw)]: the
+// scatter of a transposed convolution for one image and group (y is [out_cg, out_h, out_w]).
+template <typename T>
+void col2im(const Conv2d& c, const T* cols, T* y) {
+  const int64_t ihw = c.in_h * c.in_w;
+  for (int64_t oc = 0; oc < c.out_cg(); ++oc) {
+    T* plane = y + oc * c.out_h * c.out_w;
+    for (int64_t kh = 0; kh < c.kH; ++kh) {
+      for (int64_t kw = 0; kw < c.kW; ++kw) {
+        const T* row = cols + ((oc * c.kH + kh) * c.kW + kw) * ihw;
+        for (int64_t ih = 0; ih < c.in_h; ++ih) {
+          const int64_t oh = ih * c.sH - c.pH + kh * c.dH;
+          if (oh < 0 || oh >= c.out_h) continue;
+          T* dst = plane + oh * c.out_w;
+          const T* src = row + ih * c.in_w;
+          for (int64_t iw = 0; iw < c.in_w; ++iw) {
+            const int64_t ow = iw * c.sW - c.pW + kw * c.dW;
+            if (ow >= 0 && ow < c.out_w) dst[ow] += src[iw];
+          }
+        }
+      }
+    }
+  }
+}
+
+// Each output plane starts as its bias (or 0).
+template <typename T>
+void fill_bias(const Conv2d& c, const T* bias, T* y) {
+  const int64_t ohw = c.out_h * c.out_w;
+  parallel_for(0, c.batch * c.out_c, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(ohw, 1)),
+               [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      std::fill(y + p * ohw, y + (p + 1) * ohw, bias != nullptr ? bias[p % c.out_c] : T(0));
+    }
+  });
+}
+
+// Depthwise (one input channel per group): out plane (n, oc) += w[oc, kh, kw] * shifted x.
+template <typename T>
+void depthwise(const Conv2d& c, const T* x, const T* w, T* y) {
+  const int64_t ohw = c.out_h * c.out_w;
+  const int64_t mult = c.out_cg();
+  parallel_for(0, c.batch * c.out_c, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(ohw * c.kH * c.kW, 1)),
+               [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      const int64_t n = p / c.out_c, oc = p % c.out_c;
+      const T* plane = x + (n * c.in_c + oc / mult) * c.in_h * c.in_w;
+      const T* wk = w + oc * c.kH * c.kW;
+      T* out = y + p * ohw;
+      for (int64_t kh = 0; kh < c.kH; ++kh) {
+        for (int64_t kw = 0; kw < c.kW; ++kw) {
+          const T wv = wk[kh * c.kW + kw];
+          const int64_t off = kw * c.dW - c.pW;
+          int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
+          int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
+          hi = std::min(hi, c.out_w);
+          for (int64_t oh = 0; oh < c.out_h; ++oh) {
+            const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
+            if (ih < 0 || ih >= c.in_h) continue;
+            const T* src = plane + ih * c.in_w + off;
+            T* dst = out + oh * c.out_w;
+            if (c.sW == 1) {
+              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] += wv * src[ow];
+            } else {
+              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] += wv * src[ow * c.sW];
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+// float32 / float64: y (contiguous [batch, out_c, out_h, out_w]) already holds the bias.
+template <typename T>
+void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
+  if (!c.transposed && c.in_cg() == 1) {
+    depthwise(c, x, w, y);
+    return;
+  }
+  const int64_t G = c.groups;
+  const int64_t K = c.kH * c.kW;
+  const int64_t in_hw = c.in_h * c.in_w, out_hw = c.out_h * c.out_w;
+  const bool direct = !c.transposed && c.kH == 1 && c.kW == 1 && c.sH == 1 && c.sW == 1 &&
+                      c.pH == 0 && c.pW == 0;
+  const int64_t cols_size = c.transposed ? c.out_cg() * K * in_hw : c.in_cg() * K * out_hw;
+  // Parallel over (image, group) when there are enough of them; else each gemm splits.
+  const int64_t tasks = c.batch * G;
+  const int64_t grain = tasks >= get_num_threads() ? 1 : tasks;
+  parallel_for(0, tasks, grain, [&](int64_t begin, int64_t end) {
+    std::vector<T> cols(direct ? 0 : static_cast<std::size_t>(cols_size));
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t n = t / G, g = t % G;
+      const T* xg = x + (n * c.in_c + g * c.in_cg()) * in_hw;
+      T* yg = y + (n * c.out_c + g * c.out_cg()) * out_hw;
+      if (!c.transposed) {
+        // y_g (out_cg x out_hw) += w_g (out_cg x in_cg*K) @ cols (in_cg*K x out_hw)
+        const T* b = xg;
+        if (!direct) {
+          im2col(c, xg, cols.data());
+          b = cols.data();
+        }
+        const int64_t kk = c.in_cg() * K;
+        sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {w + g * c.out_cg() * kk, kk, 1},
+                           {b, out_hw, 1}, T(1), {yg, out_hw, 1});
+      } else {
+        // cols (out_cg*K x in_hw) = w_g^T (w_g: in_cg x out_cg*K) @ x_g (in_cg x in_hw)
+        const int64_t mk = c.out_cg() * K;
+        sops::cpu::gemm<T>(mk, in_hw, c.in_cg(), T(1), {w + g * c.in_cg() * mk, 1, mk},
+                           {xg, in_hw, 1}, T(0), {cols.data(), in_hw, 1});
+        col2im(c, cols.data(), yg);
+      }
+    }
+  });
+}
+
+// Integer dtypes: a direct loop, summing in int64 (the same result modulo 2^bits as
+// PyTorch's wrapping sums in the element type).
+template <typename T>
+void conv_integral(const Conv2d& c, const T* x, const T* w, const T* bias, T* y) {
+  const int64_t out_hw = c.out_h * c.out_w;
+  std::vector<int64_t> acc(static_cast<std::size_t>(c.batch * c.out_c * out_hw));
+  for (int64_t p = 0; p < c.batch * c.out_c; ++p) {
+    const int64_t b = bias != nullptr ? static_cast<int64_t>(bias[p % c.out_c]) : 0;
+    std::fill(acc.begin() + p * out_hw, acc.begin() + (p + 1) * out_hw, b);
+  }
+  for (int64_t n = 0; n < c.batch; ++n) {
+    for (int64_t ic = 0; ic < c.in_c; ++ic) {
+      const int64_t g = ic / c.in_cg(), icg = ic % c.in_cg();
+      for (int64_t ocg = 0; ocg < c.out_cg(); ++ocg) {
+        const int64_t oc = g * c.out_cg() + ocg;
+        // Weight [out_c, in_cg, kH, kW], or [in_c, out_cg, kH, kW] when transposed.
+        const T* wk = c.transposed ? w + (ic * c.out_cg() + ocg) * c.kH * c.kW
+                                   : w + (oc * c.in_cg() + icg) * c.kH * c.kW;
+        int64_t* out = acc.data() + (n * c.out_c + oc) * out_hw;
+        const T* plane = x + (n * c.in_c + ic) * c.in_h * c.in_w;
+        for (int64_t kh = 0; kh < c.kH; ++kh) {
+          for (int64_t kw = 0; kw < c.kW; ++kw) {
+            const int64_t wv = static_cast<int64_t>(wk[kh * c.kW + kw]);
+            if (!c.transposed) {
+              for (int64_t oh = 0; oh < c.out_h; ++oh) {
+                const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
+                if (ih < 0 || ih >= c.in_h) continue;
+                for (int64_t ow = 0; ow < c.out_w; ++ow) {
+                  const int64_t iw = ow * c.sW - c.pW + kw * c.dW;
+                  if (iw >= 0 && iw < c.in_w) out[oh * c.out_w + ow] += wv * static_cast<int64_t>(plane[ih * c.in_w + iw]);
+                }
+              }
+            } else {
+              for (int64_t ih = 0; ih < c.in_h; ++ih) {
+                const int64_t oh = ih * c.sH - c.pH + kh * c.dH;
+                if (oh < 0 || oh >= c.out_h) continue;
+                for (int64_t iw = 0; iw < c.in_w; ++iw) {
+                  const int64_t ow = iw * c.sW - c.pW + kw * c.dW;
+                  if (ow >= 0 && ow < c.out_w) out[oh * c.out_w + ow] += wv * static_cast<int64_t>(plane[ih * c.in_w + iw]);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < acc.size(); ++i) y[i] = static_cast<T>(acc[i]);
+}
+
+bool channels_last_4d(const Tensor& t) {
+  return t.dim() == 4 && ops_util::suggest_memory_format(t) == MemoryFormat::ChannelsLast;
+}
+
+}  // namespace
+
+Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt,
+                   IntArrayRef stride_, IntArrayRef padding_, IntArrayRef dilation_, bool transposed,
+                   IntArrayRef output_padding_, int64_t groups) {
+  const Tensor* bias = bias_opt.has_value() && bias_opt->defined() ? &*bias_opt : nullptr;
+  const int64_t dim = weight.dim() - 2;
+  SOPS_CHECK_ARG(dim > 0, "weight", "weight should have at least three dimensions");
+  SOPS_CHECK_ARG(groups > 0, "groups", "non-positive groups is not supported");
+  const DimVector stride = expand_param(stride_, "stride", dim);
+  const DimVector padding = expand_param(padding_, "padding", dim);
+  const DimVector dilation = expand_param(dilation_, "dilation", dim);
+  const DimVector output_padding = expand_param(output_padding_, "output_padding", dim);
+  SOPS_CHECK_ARG(!any_of(padding, [](int64_t v) { return v < 0; }), "padding",
+                 "negative padding is not supported");
+  SOPS_CHECK_ARG(!any_of(output_padding, [](int64_t v) { return v < 0; }), "output_padding",
+                 "negative output_padding is not supported");
+  SOPS_CHECK_ARG(!any_of(stride, [](int64_t v) { return v <= 0; }), "stride",
+                 "non-positive stride is not supported");
+  SOPS_CHECK_ARG(!any_of(dilation, [](int64_t v) { return v <= 0; }), "dilation",
+                 "dilation should be greater than zero, but got ", IntArrayRef(dilation));
+  check_shape_forward(input, weight.sizes(), bias, padding, dilation, transposed, groups);
+  SOPS_CHECK_ARG(dim <= 2, "weight", "convolution: only 1-d and 2-d convolutions are supported, got a ",
+                 dim, "-d one");
+  SOPS_CHECK_ARG(input.scalar_type() == weight.scalar_type(), "weight", "expected scalar type ",
+                 ops_util::aten_name(input.scalar_type()), " but found ",
+                 ops_util::aten_name(weight.scalar_type()));
+
+  // The geometry, 1-d as 2-d of height 1.
+  Conv2d c{};
+  c.transposed = transposed;
+  c.groups = groups;
+  c.batch = input.size(0);
+  c.in_c = input.size(1);
+  c.out_c = transposed ? weight.size(1) * groups : weight.size(0);
+  c.in_h = dim == 2 ? input.size(2) : 1;
+  c.in_w = input.size(-1);
+  c.kH = dim == 2 ? weight.size(2) : 1;
+  c.kW = weight.size(-1);
+  const std::size_t last = static_cast<std::size_t>(dim - 1);
+  c.sH = dim == 2 ? stride[0] : 1, c.sW = stride[last];
+  c.pH = dim == 2 ? padding[0] : 0, c.pW = padding[last];
+  c.dH = dim == 2 ? dilation[0] : 1, c.dW = dilation[last];
+  const int64_t opH = dim == 2 ? output_padding[0] : 0, opW = output_padding[last];
+  if (transposed) {
+    c.out_h = (c.in_h - 1) * c.sH - 2 * c.pH + c.dH * (c.kH - 1) + opH + 1;
+    c.out_w = (c.in_w - 1) * c.sW - 2 * c.pW + c.dW * (c.kW - 1) + opW + 1;
+  } else {
+    c.out_h = (c.in_h + 2 * c.pH - c.dH * (c.kH - 1) - 1) / c.sH + 1;
+    c.out_w = (c.in_w + 2 * c.pW - c.dW * (c.kW - 1) - 1) / c.sW + 1;
+  }
+  if (transposed) {
+    // PyTorch's slow_conv_transpose2d_shape_check (a 1-d one as 2-d of height 1).
+    SOPS_CHECK_ARG((opH < c.sH || opH < c.dH) && (opW < c.sW || opW < c.dW), "output_padding",
+                   "output padding must be smaller than either stride or dilation, but got "
+                   "output_padding_height: ", opH, " output_padding_width: ", opW,
+                   " stride_height: ", c.sH, " stride_width: ", c.sW, " dilation_height: ", c.dH,
+                   " dilation_width: ", c.dW);
+    SOPS_CHECK_ARG(c.out_h >= 1 && c.out_w >= 1, "input", "Given input size per channel: (",
+                   c.in_h, " x ", c.in_w, "). Calculated output size per channel: (", c.out_h,
+                   " x ", c.out_w, "). Output size is too small");
+  }
+  DimVector sizes{c.batch, c.out_c};
+  if (dim == 2) sizes.push_back(c.out_h);
+  sizes.push_back(c.out_w);
+  const bool cl = channels_last_4d(input) || channels_last_4d(weight);
+  const DimVector strides = cl ? ops_util::channels_last_strides(sizes) : DimVector();
+  Tensor out = cl ? empty_strided(sizes, strides, input.options()) : empty(sizes, input.options());
+  if (input.is_meta() || weight.is_meta()) return out;
+  if (transposed) {
+    cpu_util::check_dtype_implemented(input.scalar_type(),
+                                      dtypes::kFloatingTypes | dtypes::bit(ScalarType::Long),
+                                      "slow_conv_transpose2d_out_cpu");
+  } else {
+    cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kAllTypes, "slow_conv2d_cpu");
+  }
+  if (out.numel() == 0) return out;
+
+  const Tensor x = cpu_util::contiguous_of(input);
+  const Tensor w = cpu_util::contiguous_of(weight);
+  Tensor b;
+  if (bias != nullptr) {
+    b = empty(bias->sizes(), input.options());
+    cpu_util::copy_cast(b, *bias);  // PyTorch takes a bias of another dtype, converted
+  }
+  const Tensor y = cl ? empty(sizes, input.options()) : out;
+  SOPS_DISPATCH_ALL_TYPES(input.scalar_type(), "slow_conv2d_cpu", [&] {
+    const scalar_t* bp = b.defined() ? b.data_ptr<scalar_t>() : nullptr;
+    if constexpr (std::is_floating_point_v<scalar_t>) {
+      fill_bias(c, bp, y.data_ptr<scalar_t>());
+      if (input.numel() > 0 && weight.numel() > 0) {
+        conv_floating(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), y.data_ptr<scalar_t>());
+      }
+    } else {
+      conv_integral(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), bp, y.data_ptr<scalar_t>());
+    }
+  });
+  if (!y.is_same(out)) cpu_util::copy_cast(out, y);
+  return out;
+}
+
+}  // namespace sops::aten::native

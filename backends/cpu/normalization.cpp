@@ -1,0 +1,329 @@
+// CPU kernels of native_layer_norm and _native_batch_norm_legit_no_training (float32 and
+// float64, as PyTorch's CPU kernels; float32 accumulates in float). Both are registered
+// for meta tensors too (layer norm as CPU and Meta, batch norm as a composite): there
+// only the checks and the output shapes happen.
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+#include "runtime/parallel.h"
+
+namespace sops::aten::native {
+namespace {
+
+const Tensor* defined_or_null(const std::optional<Tensor>& t) {
+  return t.has_value() && t->defined() ? &*t : nullptr;
+}
+
+// PyTorch's mixed-dtype rule of its CPU normalization kernels: parameters of another
+// dtype than the input are only accepted as float32 for a reduced-precision input, which
+// sops does not compute with, so they are always an error here.
+void check_parameter_dtypes(const Tensor& input, std::initializer_list<const Tensor*> params) {
+  const Tensor* first = nullptr;
+  for (const Tensor* p : params) {
+    if (p != nullptr) {
+      first = p;
+      break;
+    }
+  }
+  bool mixed = first != nullptr && first->scalar_type() != input.scalar_type();
+  if (mixed) {
+    for (const Tensor* p : params) {
+      SOPS_CHECK(p == nullptr || p->scalar_type() == ScalarType::Float,
+                 "mixed dtype (CPU): expect parameter to have scalar type of Float");
+    }
+  }
+  for (const Tensor* p : params) mixed = mixed || (p != nullptr && p->scalar_type() != input.scalar_type());
+  SOPS_CHECK(!mixed, "mixed dtype (CPU): all inputs must share same datatype.");
+}
+
+namespace vec = cpu_util::vec;
+using vec::vec_t;
+
+// Sum of x[0..n), in two vector sums (float for float, double for double).
+template <typename T, int B>
+SOPS_VEC_INLINE T sum_of(const T* x, int64_t n) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  vec_t<T, B> s0{}, s1{};
+  int64_t j = 0;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    s0 += vec::load<T, B>(x + j);
+    s1 += vec::load<T, B>(x + j + L);
+  }
+  for (; j + L <= n; j += L) s0 += vec::load<T, B>(x + j);
+  T r = vec::sum_lanes<T, B>(s0 + s1);
+  for (; j < n; ++j) r += x[j];
+  return r;
+}
+
+// Sum of (x[j] - m)^2.
+template <typename T, int B>
+SOPS_VEC_INLINE T squared_deviation(const T* x, int64_t n, T m) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> mv = vec::splat<T, B>(m);
+  vec_t<T, B> s0{}, s1{};
+  int64_t j = 0;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    const vec_t<T, B> d0 = vec::load<T, B>(x + j) - mv;
+    const vec_t<T, B> d1 = vec::load<T, B>(x + j + L) - mv;
+    s0 += d0 * d0;
+    s1 += d1 * d1;
+  }
+  for (; j + L <= n; j += L) {
+    const vec_t<T, B> d = vec::load<T, B>(x + j) - mv;
+    s0 += d * d;
+  }
+  T r = vec::sum_lanes<T, B>(s0 + s1);
+  for (; j < n; ++j) {
+    const T d = x[j] - m;
+    r += d * d;
+  }
+  return r;
+}
+
+// y = (x * scale + shift) * gamma + beta (gamma / beta absent: 1 / 0).
+template <typename T, int B>
+SOPS_VEC_INLINE void normalize_row(const T* x, const T* gamma, const T* beta, T* y, int64_t n,
+                                   T scale, T shift) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> sv = vec::splat<T, B>(scale), tv = vec::splat<T, B>(shift);
+  int64_t j = 0;
+  for (; j + L <= n; j += L) {
+    vec_t<T, B> v = vec::load<T, B>(x + j) * sv + tv;
+    if (gamma != nullptr) v = v * vec::load<T, B>(gamma + j);
+    if (beta != nullptr) v = v + vec::load<T, B>(beta + j);
+    vec::store<T, B>(y + j, v);
+  }
+  for (; j < n; ++j) {
+    T v = x[j] * scale + shift;
+    if (gamma != nullptr) v = v * gamma[j];
+    if (beta != nullptr) v = v + beta[j];
+    y[j] = v;
+  }
+}
+
+// Rows [begin, end) of n elements: y = (x - mean) * rstd * gamma + beta, with mean and
+// rstd per row (an empty row has mean 0 and variance 0/0, NaN, as in PyTorch).
+template <typename T, int B>
+SOPS_VEC_INLINE void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                     T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
+  for (int64_t r = begin; r < end; ++r) {
+    const T* xr = x + r * n;
+    const T m = n == 0 ? T(0) : sum_of<T, B>(xr, n) / static_cast<T>(n);
+    const T var = n == 0 ? std::numeric_limits<T>::quiet_NaN()
+                         : squared_deviation<T, B>(xr, n, m) / static_cast<T>(n);
+    const T rs = T(1) / std::sqrt(std::max(var, T(0)) + static_cast<T>(eps));
+    mean[r] = m;
+    rstd[r] = rs;
+    normalize_row<T, B>(xr, gamma, beta, y + r * n, n, rs, -rs * m);
+  }
+}
+
+template <typename T>
+void layer_norm_rows_sse(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                         int64_t begin, int64_t end, int64_t n, double eps) {
+  layer_norm_rows<T, 16>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+}
+#if SOPS_HAVE_AVX2_DISPATCH
+template <typename T>
+SOPS_TARGET_AVX2 void layer_norm_rows_avx2(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                           T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
+  layer_norm_rows<T, 32>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+}
+#endif
+
+template <typename T>
+void layer_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                       int64_t rows, int64_t n, double eps) {
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
+  const bool avx2 = cpu_util::cpu_has_avx2();
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+#if SOPS_HAVE_AVX2_DISPATCH
+    if (avx2) return layer_norm_rows_avx2<T>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+#endif
+    (void)avx2;
+    layer_norm_rows_sse<T>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+  });
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
+                                                  const std::optional<Tensor>& weight_opt,
+                                                  const std::optional<Tensor>& bias_opt, double eps) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  const int64_t norm_ndim = static_cast<int64_t>(normalized_shape.size());
+  SOPS_CHECK_ARG(norm_ndim >= 1, "normalized_shape",
+                 "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                 "least one element, but got normalized_shape = ", normalized_shape);
+  SOPS_CHECK_ARG(weight == nullptr || weight->sizes() == normalized_shape, "weight",
+                 "Expected weight to be of same shape as normalized_shape, but got weight of shape ",
+                 weight->sizes(), " and normalized_shape = ", normalized_shape);
+  SOPS_CHECK_ARG(bias == nullptr || bias->sizes() == normalized_shape, "bias",
+                 "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
+                 bias->sizes(), " and normalized_shape = ", normalized_shape);
+  const int64_t ndim = input.dim();
+  const int64_t axis = ndim - norm_ndim;
+  if (axis < 0 || input.sizes().slice(static_cast<std::size_t>(axis)) != normalized_shape) {
+    std::ostringstream ss;
+    ss << "Given normalized_shape=" << normalized_shape << ", expected input with shape [*";
+    for (const int64_t s : normalized_shape) ss << ", " << s;
+    ss << "], but got input of size" << input.sizes();
+    throw Error(ss.str(), "input");
+  }
+  check_parameter_dtypes(input, {weight, bias});
+  int64_t rows = 1, n = 1;
+  DimVector stat_shape;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (d < axis) {
+      rows *= input.size(d);
+      stat_shape.push_back(input.size(d));
+    } else {
+      n *= input.size(d);
+      stat_shape.push_back(1);
+    }
+  }
+  Tensor out = empty(input.sizes(), input.options());
+  Tensor mean = empty(stat_shape, input.options());
+  Tensor rstd = empty(stat_shape, input.options());
+  if (input.is_meta()) return {out, mean, rstd};
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "LayerNormKernelImpl");
+  if (rows == 0) return {out, mean, rstd};
+  const Tensor x = cpu_util::contiguous_of(input);
+  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
+  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
+    layer_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+                              b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
+                              mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
+  });
+  return {out, mean, rstd};
+}
+
+namespace {
+
+// Rows [begin, end): y[r, i] = x[r, i] * a[r % C] + b[r % C] over rows of `inner`
+// (contiguous NC...: one row per plane), or, channels-last (inner == C, one row per
+// pixel), y[r, c] = x[r, c] * a[c] + b[c].
+template <typename T, int B>
+SOPS_VEC_INLINE void batch_norm_rows(const T* x, T* y, const T* alpha, const T* beta,
+                                     int64_t channels, int64_t inner, bool channels_last,
+                                     int64_t begin, int64_t end) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  for (int64_t r = begin; r < end; ++r) {
+    const T* xr = x + r * inner;
+    T* yr = y + r * inner;
+    int64_t i = 0;
+    if (channels_last) {
+      for (; i + L <= inner; i += L) {
+        vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * vec::load<T, B>(alpha + i) +
+                                     vec::load<T, B>(beta + i));
+      }
+      for (; i < inner; ++i) yr[i] = xr[i] * alpha[i] + beta[i];
+    } else {
+      const T a = alpha[r % channels], b = beta[r % channels];
+      const vec_t<T, B> av = vec::splat<T, B>(a), bv = vec::splat<T, B>(b);
+      for (; i + L <= inner; i += L) vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * av + bv);
+      for (; i < inner; ++i) yr[i] = xr[i] * a + b;
+    }
+  }
+}
+
+template <typename T>
+void batch_norm_rows_sse(const T* x, T* y, const T* alpha, const T* beta, int64_t channels,
+                         int64_t inner, bool channels_last, int64_t begin, int64_t end) {
+  batch_norm_rows<T, 16>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
+}
+#if SOPS_HAVE_AVX2_DISPATCH
+template <typename T>
+SOPS_TARGET_AVX2 void batch_norm_rows_avx2(const T* x, T* y, const T* alpha, const T* beta,
+                                           int64_t channels, int64_t inner, bool channels_last,
+                                           int64_t begin, int64_t end) {
+  batch_norm_rows<T, 32>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
+}
+#endif
+
+// y = x * alpha[c] + beta[c] for x of [batch, channels, inner] (or channels-last).
+template <typename T>
+void batch_norm_apply(const T* x, T* y, const T* alpha, const T* beta, int64_t batch,
+                      int64_t channels, int64_t inner, bool channels_last) {
+  const int64_t rows = channels_last ? batch * inner : batch * channels;
+  const int64_t row = channels_last ? channels : inner;
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(row, 1));
+  const bool avx2 = cpu_util::cpu_has_avx2();
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+#if SOPS_HAVE_AVX2_DISPATCH
+    if (avx2) return batch_norm_rows_avx2<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
+#endif
+    (void)avx2;
+    batch_norm_rows_sse<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
+  });
+}
+
+template <typename T>
+std::vector<T> values_of(const Tensor& t) {
+  std::vector<T> v(static_cast<std::size_t>(t.numel()));
+  const T* p = t.data_ptr<T>();
+  for (int64_t i = 0; i < t.numel(); ++i) v[static_cast<std::size_t>(i)] = p[i * t.stride(0)];
+  return v;
+}
+
+void check_per_channel(const Tensor* t, int64_t channels, std::string_view name) {
+  if (t == nullptr) return;
+  SOPS_CHECK_ARG(t->dim() == 1 && t->size(0) == channels, name, name, " should contain ", channels,
+                 " elements not ", t->numel());
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> _batch_norm_legit_no_training(
+    const Tensor& input, const std::optional<Tensor>& weight_opt,
+    const std::optional<Tensor>& bias_opt, const Tensor& running_mean, const Tensor& running_var,
+    double /*momentum*/, double eps) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  const int64_t channels = input.size(ops_util::wrap_dim(1, input.dim(), "input"));
+  check_parameter_dtypes(input, {weight, bias, &running_mean, &running_var});
+  // PyTorch reads these per channel without checking their size; sops refuses a wrong one.
+  check_per_channel(weight, channels, "weight");
+  check_per_channel(bias, channels, "bias");
+  check_per_channel(&running_mean, channels, "running_mean");
+  check_per_channel(&running_var, channels, "running_var");
+  const bool channels_last = ops_util::suggest_memory_format(input) != MemoryFormat::Contiguous;
+  const DimVector strides =
+      ops_util::strides_for(input.sizes(), ops_util::suggest_memory_format(input));
+  Tensor out = strides.empty() ? empty(input.sizes(), input.options())
+                               : empty_strided(input.sizes(), strides, input.options());
+  Tensor save_mean = empty({0}, input.options());
+  Tensor save_var = empty({0}, input.options());
+  if (input.is_meta()) return {out, save_mean, save_var};
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "batch_norm");
+  if (input.numel() == 0) return {out, save_mean, save_var};
+  const Tensor x = channels_last ? input : cpu_util::contiguous_of(input);
+  const int64_t batch = input.size(0);
+  const int64_t inner = input.numel() / (batch * channels);
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm", [&] {
+    using T = scalar_t;
+    const std::vector<T> mean = values_of<T>(running_mean);
+    const std::vector<T> var = values_of<T>(running_var);
+    const std::vector<T> w = weight != nullptr ? values_of<T>(*weight) : std::vector<T>();
+    const std::vector<T> b = bias != nullptr ? values_of<T>(*bias) : std::vector<T>();
+    std::vector<T> alpha(static_cast<std::size_t>(channels)), beta(alpha.size());
+    for (std::size_t c = 0; c < alpha.size(); ++c) {
+      const T invstd = T(1) / std::sqrt(var[c] + static_cast<T>(eps));
+      alpha[c] = w.empty() ? invstd : invstd * w[c];
+      beta[c] = (b.empty() ? T(0) : b[c]) - mean[c] * alpha[c];
+    }
+    batch_norm_apply<T>(x.data_ptr<T>(), out.data_ptr<T>(), alpha.data(), beta.data(), batch,
+                        channels, inner, channels_last);
+  });
+  return {out, save_mean, save_var};
+}
+
+}  // namespace sops::aten::native
