@@ -108,12 +108,14 @@ struct GoldenExpect {
   std::vector<double> values;    // logical row-major order, numel() of them
   std::vector<int64_t> values_int;  // exact values for integral/bool dtypes
   std::string error;             // kError
-  std::vector<GoldenExpect> elements;  // kList: one per tensor of the result, in order
-  std::vector<GoldenExpect> elements;  // kTuple: one kTensor expectation per return
+  // kList: one per tensor of the result, in order; kTuple: one kTensor per return.
+  std::vector<GoldenExpect> elements;
 
   int64_t numel() const;
   // The expectation of return i: elements[i] for a tuple, else (i == 0) this one.
-  const GoldenExpect& result(std::size_t i) const { return kind == ExpectKind::kTuple ? elements.at(i) : *this; }
+  const GoldenExpect& result(std::size_t i) const {
+    return kind == ExpectKind::kTuple ? elements.at(i) : *this;
+  }
   // How many returned tensors are expected (0 for an error).
   std::size_t result_count() const {
     return kind == ExpectKind::kTuple ? elements.size() : kind == ExpectKind::kError ? 0 : 1;
