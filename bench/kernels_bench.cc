@@ -52,6 +52,15 @@ Prepared returning(Op op) {
           [result] { return sum_of(*result); }};
 }
 
+Prepared conv(sops::IntArrayRef in, sops::IntArrayRef weight, int64_t groups) {
+  Tensor x = input(0, in);
+  Tensor w = input(1, weight);
+  Tensor b = input(2, {weight[0]});
+  return returning([=] {
+    return ops::convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, groups);
+  });
+}
+
 Prepared our_workload(const std::string& name) {
   if (name == "add") {
     Tensor a = input(0, {1 << 20}), b = input(1, {1 << 20});
@@ -72,6 +81,35 @@ Prepared our_workload(const std::string& name) {
   if (name == "sum_dim1") {
     Tensor a = input(0, {1024, 1024});
     return returning([=] { return ops::sum(a, sops::IntArrayRef{1}); });
+  }
+  if (name == "softmax" || name == "log_softmax") {
+    Tensor a = input(0, {256, 1024});
+    if (name == "softmax") return returning([=] { return ops::_softmax(a, 1, false); });
+    return returning([=] { return ops::_log_softmax(a, 1, false); });
+  }
+  if (name == "layer_norm") {
+    Tensor x = input(0, {512, 768}), w = input(1, {768}), b = input(2, {768});
+    return returning([=] { return std::get<0>(ops::native_layer_norm(x, {768}, w, b, 1e-5)); });
+  }
+  if (name == "batch_norm") {
+    Tensor x = input(0, {8, 64, 56, 56}), w = input(1, {64}), b = input(2, {64});
+    Tensor mean = input(3, {64}), var = ops::add(ops::abs(input(4, {64})), 0.5);
+    return returning([=] {
+      return std::get<0>(ops::_native_batch_norm_legit_no_training(x, w, b, mean, var, 0.1, 1e-5));
+    });
+  }
+  if (name == "conv2d") return conv({8, 64, 56, 56}, {64, 64, 3, 3}, 1);
+  if (name == "depthwise") return conv({8, 64, 56, 56}, {64, 1, 3, 3}, 64);
+  if (name == "conv2d_small") return conv({1, 16, 32, 32}, {16, 16, 3, 3}, 1);
+  if (name == "max_pool2d") {
+    Tensor x = input(0, {8, 64, 56, 56});
+    return returning([=] {
+      return std::get<0>(ops::max_pool2d_with_indices(x, {3, 3}, {2, 2}, {0, 0}, {1, 1}, false));
+    });
+  }
+  if (name == "avg_pool2d") {
+    Tensor x = input(0, {8, 64, 56, 56});
+    return returning([=] { return ops::avg_pool2d(x, {3, 3}, {2, 2}); });
   }
   if (name == "mm256" || name == "mm512") {
     const int64_t n = name == "mm256" ? 256 : 512;

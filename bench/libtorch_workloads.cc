@@ -61,6 +61,21 @@ Prepared libtorch_workload(const std::string& name) {
     at::Tensor a = input(0, {256, 1024});
     return returning([=] { return at::_softmax(a, 1, false); });
   }
+  if (name == "log_softmax") {
+    at::Tensor a = input(0, {256, 1024});
+    return returning([=] { return at::_log_softmax(a, 1, false); });
+  }
+  if (name == "avg_pool2d") {
+    at::Tensor x = input(0, {8, 64, 56, 56});
+    return returning([=] { return at::avg_pool2d(x, {3, 3}, {2, 2}); });
+  }
+  if (name == "batch_norm") {
+    at::Tensor x = input(0, {8, 64, 56, 56}), w = input(1, {64}), b = input(2, {64});
+    at::Tensor mean = input(3, {64}), var = at::abs(input(4, {64})) + 0.5;
+    return returning([=] {
+      return std::get<0>(at::_native_batch_norm_legit_no_training(x, w, b, mean, var, 0.1, 1e-5));
+    });
+  }
   if (name == "layer_norm") {
     at::Tensor x = input(0, {512, 768}), w = input(1, {768}), b = input(2, {768});
     return returning([=] { return std::get<0>(at::native_layer_norm(x, {768}, w, b, 1e-5)); });

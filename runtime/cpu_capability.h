@@ -41,13 +41,23 @@ namespace sops {
 // True on an x86-64 CPU with AVX2 and FMA, unless SOPS_CPU_CAPABILITY=default.
 bool cpu_has_avx2();
 
-// 32 bytes of T as one value of the compiler's portable vector extension: one AVX
-// register in an AVX2 clone, two SSE or NEON registers elsewhere. Arithmetic is
-// element-wise; load and store with std::memcpy (no alignment needed).
+// kBytes of T as one value of the compiler's portable vector extension. 32 bytes are one
+// AVX register in an AVX2 clone and two SSE or NEON registers elsewhere; 16 bytes are one
+// SSE or NEON register. Arithmetic is element-wise; load and store with std::memcpy (no
+// alignment needed). Only these two widths: GCC drops vector_size with a dependent size.
+template <typename T, int kBytes>
+struct Vec;
 template <typename T>
-struct Vec32 {
+struct Vec<T, 16> {
+  typedef T type __attribute__((vector_size(16)));
+  static constexpr int kLanes = static_cast<int>(16 / sizeof(T));
+};
+template <typename T>
+struct Vec<T, 32> {
   typedef T type __attribute__((vector_size(32)));
   static constexpr int kLanes = static_cast<int>(32 / sizeof(T));
 };
+template <typename T>
+using Vec32 = Vec<T, 32>;
 
 }  // namespace sops

@@ -1,10 +1,14 @@
-// Vector math for the CPU kernels' vectorized loops (cpu_kernel_vec, softmax, ...):
-// exp, and what is built on it (sigmoid, tanh), on Vec32 values (runtime/cpu_capability.h).
+// Vector math for the CPU kernels' vectorized loops (cpu_kernel_vec, softmax, norms, ...)
+// on Vec<T, B> values (runtime/cpu_capability.h), B = 16 or 32 bytes: loads and stores,
+// lane reductions, NaN-propagating max, and exp with what is built on it (sigmoid, tanh).
 //
 // float32 lanes use a Cephes-style exp: 2^n * p(r) with r = x - n ln 2 in [-ln2/2, ln2/2]
 // and a degree-5 polynomial, within 2 ulp of the exact value; NaN, +-inf, overflow (to
-// inf) and underflow (to 0) as std::exp. float64 lanes call std::exp lane by lane (no
-// float64 polynomial yet: its accuracy budget is 1e-15).
+// inf) and underflow (through the denormals to 0) as std::exp. float64 lanes call
+// std::exp lane by lane (no float64 polynomial yet: its accuracy budget is 1e-15).
+//
+// Everything is always inlined, so it compiles for the target of the function using it
+// (an AVX2 clone or the build's target).
 #pragma once
 
 #include <cmath>
@@ -22,71 +26,94 @@
 
 namespace sops::vec {
 
-using Vf = Vec32<float>::type;
-using Vi = Vec32<int32_t>::type;
-using Vd = Vec32<double>::type;
+using ::sops::Vec;
 
-SOPS_ALWAYS_INLINE Vf load(const float* p) {
-  Vf v;
-  std::memcpy(&v, p, sizeof(v));
+template <typename T, int B>
+using vec_t = typename Vec<T, B>::type;
+
+using Vf = vec_t<float, 32>;
+using Vd = vec_t<double, 32>;
+
+template <typename T, int B>
+SOPS_ALWAYS_INLINE vec_t<T, B> load(const T* p) {
+  vec_t<T, B> v;
+  std::memcpy(&v, p, sizeof v);
   return v;
 }
-SOPS_ALWAYS_INLINE void store(float* p, Vf v) { std::memcpy(p, &v, sizeof(v)); }
-SOPS_ALWAYS_INLINE Vd load(const double* p) {
-  Vd v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
+template <typename T, int B>
+SOPS_ALWAYS_INLINE void store(T* p, vec_t<T, B> v) {
+  std::memcpy(p, &v, sizeof v);
 }
-SOPS_ALWAYS_INLINE void store(double* p, Vd v) { std::memcpy(p, &v, sizeof(v)); }
+SOPS_ALWAYS_INLINE Vf load(const float* p) { return load<float, 32>(p); }
+SOPS_ALWAYS_INLINE Vd load(const double* p) { return load<double, 32>(p); }
+SOPS_ALWAYS_INLINE void store(float* p, Vf v) { store<float, 32>(p, v); }
+SOPS_ALWAYS_INLINE void store(double* p, Vd v) { store<double, 32>(p, v); }
 
-// Lane-wise a ? b : c for a comparison mask (all bits set where true).
-SOPS_ALWAYS_INLINE Vf select(Vi mask, Vf b, Vf c) {
-  Vi bi, ci;
-  std::memcpy(&bi, &b, sizeof(b));
-  std::memcpy(&ci, &c, sizeof(c));
-  const Vi r = (mask & bi) | (~mask & ci);
-  Vf out;
-  std::memcpy(&out, &r, sizeof(r));
-  return out;
+template <typename T, int B>
+SOPS_ALWAYS_INLINE vec_t<T, B> splat(T x) {
+  return vec_t<T, B>{} + x;
 }
 
-SOPS_ALWAYS_INLINE Vf exp(Vf x) {
-  const Vf hi = Vf{} + 88.7228394f;  // log(FLT_MAX)
-  const Vf lo = Vf{} - 103.972084045410f;
-  const Vf xc = select(x > hi, hi, select(x < lo, lo, x));
+template <typename T, int B>
+SOPS_ALWAYS_INLINE T sum_lanes(vec_t<T, B> v) {
+  T r = T(0);
+  for (int i = 0; i < Vec<T, B>::kLanes; ++i) r += v[i];
+  return r;
+}
+
+// Lane-wise maximum where NaN wins (PyTorch's vectorized max), and its lane reduction.
+template <typename T, int B>
+SOPS_ALWAYS_INLINE vec_t<T, B> max_nan(vec_t<T, B> a, vec_t<T, B> b) {
+  return ((a > b) | (a != a)) ? a : b;
+}
+template <typename T, int B>
+SOPS_ALWAYS_INLINE T max_lanes(vec_t<T, B> v) {
+  T r = v[0];
+  for (int i = 1; i < Vec<T, B>::kLanes; ++i) r = (v[i] > r || v[i] != v[i]) ? v[i] : r;
+  return r;
+}
+
+template <int B>
+SOPS_ALWAYS_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
+  using V = vec_t<float, B>;
+  using I = vec_t<int32_t, B>;
+  const V hi = splat<float, B>(88.7228394f);  // log(FLT_MAX)
+  const V lo = splat<float, B>(-103.972084f);  // below: 0 even as a denormal
+  const V xc = x > hi ? hi : (x < lo ? lo : x);
   // n = round(x / ln 2), then r = x - n ln 2 in two parts for precision.
-  const Vf fn = xc * 1.44269504088896341f + 0.5f;
-  Vi n = __builtin_convertvector(fn, Vi);  // truncates toward zero
-  n -= (__builtin_convertvector(n, Vf) > fn) & 1;  // floor
-  const Vf nf = __builtin_convertvector(n, Vf);
-  Vf r = xc - nf * 0.693359375f;
-  r = r + nf * 2.12194440e-4f;
-  Vf p = Vf{} + 1.9875691500e-4f;
+  const V fn = xc * 1.44269504088896341f + 0.5f;
+  I n = __builtin_convertvector(fn, I);           // truncates toward zero
+  n -= (__builtin_convertvector(n, V) > fn) & 1;  // floor
+  const V nf = __builtin_convertvector(n, V);
+  const V r = xc - nf * 0.693359375f + nf * 2.12194440e-4f;
+  V p = splat<float, B>(1.9875691500e-4f);
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * (r * r) + r + 1.0f;
-  // 2^n in two steps, so that n down to -150 (denormal results) stays exact.
-  const Vi n1 = n / 2;
-  const Vi n2 = n - n1;
-  const Vi b1 = (n1 + 127) << 23;
-  const Vi b2 = (n2 + 127) << 23;
-  Vf s1, s2;
-  std::memcpy(&s1, &b1, sizeof(b1));
-  std::memcpy(&s2, &b2, sizeof(b2));
-  Vf result = p * s1 * s2;
-  result = select(x > hi, Vf{} + INFINITY, result);
-  result = select(x < lo, Vf{}, result);
-  return select(x != x, x, result);  // NaN stays NaN
+  // 2^n in two factors, so that n down to -150 (denormal results) stays exact.
+  const I n1 = n / 2;
+  const I b1 = (n1 + 127) << 23;
+  const I b2 = (n - n1 + 127) << 23;
+  V s1, s2;
+  std::memcpy(&s1, &b1, sizeof b1);
+  std::memcpy(&s2, &b2, sizeof b2);
+  V result = p * s1 * s2;
+  result = x > hi ? splat<float, B>(INFINITY) : result;
+  result = x < lo ? V{} : result;
+  return x != x ? x : result;  // NaN stays NaN
 }
 
-SOPS_ALWAYS_INLINE Vd exp(Vd x) {
-  Vd out;
-  for (int l = 0; l < Vec32<double>::kLanes; ++l) out[l] = std::exp(x[l]);
-  return out;
+template <int B>
+SOPS_ALWAYS_INLINE vec_t<double, B> exp(vec_t<double, B> x) {
+  for (int l = 0; l < Vec<double, B>::kLanes; ++l) x[l] = std::exp(x[l]);
+  return x;
 }
+
+SOPS_ALWAYS_INLINE Vf exp(Vf x) { return exp<32>(x); }
+SOPS_ALWAYS_INLINE Vd exp(Vd x) { return exp<32>(x); }
 
 // 1 / (1 + exp(-x)).
 template <typename V>
@@ -96,7 +123,7 @@ SOPS_ALWAYS_INLINE V sigmoid(V x) {
 }
 
 // float32 tanh: Cephes' odd polynomial below |x| = 0.625 (where 1 - 2 / (exp(2x) + 1)
-// would cancel), that formula above it (exact at +-inf).
+// would cancel), that formula above it (exact at +-inf); -0.0 stays -0.0.
 SOPS_ALWAYS_INLINE Vf tanh(Vf x) {
   const Vf one = Vf{} + 1;
   const Vf large = one - (one + one) / (exp(x + x) + one);
@@ -107,14 +134,13 @@ SOPS_ALWAYS_INLINE Vf tanh(Vf x) {
   p = p * z + 1.33314422036e-1f;
   p = p * z - 3.33332819422e-1f;
   const Vf small = x + x * z * p;
-  const Vf ax = select(x < 0, -x, x);
-  return select(x == 0, x, select(ax < 0.625f, small, large));  // keeps -0.0
+  const Vf ax = x < 0 ? -x : x;
+  return x == 0 ? x : (ax < 0.625f ? small : large);
 }
 
 SOPS_ALWAYS_INLINE Vd tanh(Vd x) {
-  Vd out;
-  for (int l = 0; l < Vec32<double>::kLanes; ++l) out[l] = std::tanh(x[l]);
-  return out;
+  for (int l = 0; l < Vec<double, 32>::kLanes; ++l) x[l] = std::tanh(x[l]);
+  return x;
 }
 
 }  // namespace sops::vec

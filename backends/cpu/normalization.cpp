@@ -11,6 +11,7 @@
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "runtime/vec_math.h"
 #include "runtime/parallel.h"
 
 namespace sops::aten::native {
@@ -42,12 +43,11 @@ void check_parameter_dtypes(const Tensor& input, std::initializer_list<const Ten
   SOPS_CHECK(!mixed, "mixed dtype (CPU): all inputs must share same datatype.");
 }
 
-namespace vec = cpu_util::vec;
 using vec::vec_t;
 
 // Sum of x[0..n), in two vector sums (float for float, double for double).
 template <typename T, int B>
-SOPS_VEC_INLINE T sum_of(const T* x, int64_t n) {
+SOPS_ALWAYS_INLINE T sum_of(const T* x, int64_t n) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   vec_t<T, B> s0{}, s1{};
   int64_t j = 0;
@@ -63,7 +63,7 @@ SOPS_VEC_INLINE T sum_of(const T* x, int64_t n) {
 
 // Sum of (x[j] - m)^2.
 template <typename T, int B>
-SOPS_VEC_INLINE T squared_deviation(const T* x, int64_t n, T m) {
+SOPS_ALWAYS_INLINE T squared_deviation(const T* x, int64_t n, T m) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   const vec_t<T, B> mv = vec::splat<T, B>(m);
   vec_t<T, B> s0{}, s1{};
@@ -88,7 +88,7 @@ SOPS_VEC_INLINE T squared_deviation(const T* x, int64_t n, T m) {
 
 // y = (x * scale + shift) * gamma + beta (gamma / beta absent: 1 / 0).
 template <typename T, int B>
-SOPS_VEC_INLINE void normalize_row(const T* x, const T* gamma, const T* beta, T* y, int64_t n,
+SOPS_ALWAYS_INLINE void normalize_row(const T* x, const T* gamma, const T* beta, T* y, int64_t n,
                                    T scale, T shift) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   const vec_t<T, B> sv = vec::splat<T, B>(scale), tv = vec::splat<T, B>(shift);
@@ -110,7 +110,7 @@ SOPS_VEC_INLINE void normalize_row(const T* x, const T* gamma, const T* beta, T*
 // Rows [begin, end) of n elements: y = (x - mean) * rstd * gamma + beta, with mean and
 // rstd per row (an empty row has mean 0 and variance 0/0, NaN, as in PyTorch).
 template <typename T, int B>
-SOPS_VEC_INLINE void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+SOPS_ALWAYS_INLINE void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean,
                                      T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
   for (int64_t r = begin; r < end; ++r) {
     const T* xr = x + r * n;
@@ -129,9 +129,9 @@ void layer_norm_rows_sse(const T* x, const T* gamma, const T* beta, T* y, T* mea
                          int64_t begin, int64_t end, int64_t n, double eps) {
   layer_norm_rows<T, 16>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
 }
-#if SOPS_HAVE_AVX2_DISPATCH
+#if SOPS_HAVE_AVX2_CLONES
 template <typename T>
-SOPS_TARGET_AVX2 void layer_norm_rows_avx2(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+SOPS_KERNEL_AVX2 void layer_norm_rows_avx2(const T* x, const T* gamma, const T* beta, T* y, T* mean,
                                            T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
   layer_norm_rows<T, 32>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
 }
@@ -141,9 +141,9 @@ template <typename T>
 void layer_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
                        int64_t rows, int64_t n, double eps) {
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
-  const bool avx2 = cpu_util::cpu_has_avx2();
+  const bool avx2 = sops::cpu_has_avx2();
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-#if SOPS_HAVE_AVX2_DISPATCH
+#if SOPS_HAVE_AVX2_CLONES
     if (avx2) return layer_norm_rows_avx2<T>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
 #endif
     (void)avx2;
@@ -212,7 +212,7 @@ namespace {
 // (contiguous NC...: one row per plane), or, channels-last (inner == C, one row per
 // pixel), y[r, c] = x[r, c] * a[c] + b[c].
 template <typename T, int B>
-SOPS_VEC_INLINE void batch_norm_rows(const T* x, T* y, const T* alpha, const T* beta,
+SOPS_ALWAYS_INLINE void batch_norm_rows(const T* x, T* y, const T* alpha, const T* beta,
                                      int64_t channels, int64_t inner, bool channels_last,
                                      int64_t begin, int64_t end) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
@@ -240,9 +240,9 @@ void batch_norm_rows_sse(const T* x, T* y, const T* alpha, const T* beta, int64_
                          int64_t inner, bool channels_last, int64_t begin, int64_t end) {
   batch_norm_rows<T, 16>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
 }
-#if SOPS_HAVE_AVX2_DISPATCH
+#if SOPS_HAVE_AVX2_CLONES
 template <typename T>
-SOPS_TARGET_AVX2 void batch_norm_rows_avx2(const T* x, T* y, const T* alpha, const T* beta,
+SOPS_KERNEL_AVX2 void batch_norm_rows_avx2(const T* x, T* y, const T* alpha, const T* beta,
                                            int64_t channels, int64_t inner, bool channels_last,
                                            int64_t begin, int64_t end) {
   batch_norm_rows<T, 32>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
@@ -256,9 +256,9 @@ void batch_norm_apply(const T* x, T* y, const T* alpha, const T* beta, int64_t b
   const int64_t rows = channels_last ? batch * inner : batch * channels;
   const int64_t row = channels_last ? channels : inner;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(row, 1));
-  const bool avx2 = cpu_util::cpu_has_avx2();
+  const bool avx2 = sops::cpu_has_avx2();
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-#if SOPS_HAVE_AVX2_DISPATCH
+#if SOPS_HAVE_AVX2_CLONES
     if (avx2) return batch_norm_rows_avx2<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
 #endif
     (void)avx2;

@@ -9,22 +9,22 @@
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "runtime/vec_math.h"
 #include "runtime/parallel.h"
 
 namespace sops::aten::native {
 namespace {
 
-namespace vec = cpu_util::vec;
 using vec::vec_t;
 
 // NaN-propagating maximum (as PyTorch's vectorized max).
 template <typename T>
-SOPS_VEC_INLINE T max_nan(T a, T b) {
+SOPS_ALWAYS_INLINE T max_nan(T a, T b) {
   return (a > b || a != a) ? a : b;
 }
 
 template <typename T, int B>
-SOPS_VEC_INLINE T row_max(const T* x, int64_t n) {
+SOPS_ALWAYS_INLINE T row_max(const T* x, int64_t n) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   int64_t j = 0;
   T r = -std::numeric_limits<T>::infinity();
@@ -39,7 +39,7 @@ SOPS_VEC_INLINE T row_max(const T* x, int64_t n) {
 
 // y[j] = exp(x[j] - m) (stored when Store); returns their sum (two vector sums).
 template <typename T, int B, bool Store>
-SOPS_VEC_INLINE T exp_sum(const T* x, T* y, int64_t n, T m) {
+SOPS_ALWAYS_INLINE T exp_sum(const T* x, T* y, int64_t n, T m) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   const vec_t<T, B> mv = vec::splat<T, B>(m);
   vec_t<T, B> s0{}, s1{};
@@ -70,7 +70,7 @@ SOPS_VEC_INLINE T exp_sum(const T* x, T* y, int64_t n, T m) {
 
 // y[j] = x[j] * a + b.
 template <typename T, int B>
-SOPS_VEC_INLINE void axpb(const T* x, T* y, int64_t n, T a, T b) {
+SOPS_ALWAYS_INLINE void axpb(const T* x, T* y, int64_t n, T a, T b) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   const vec_t<T, B> av = vec::splat<T, B>(a), bv = vec::splat<T, B>(b);
   int64_t j = 0;
@@ -80,7 +80,7 @@ SOPS_VEC_INLINE void axpb(const T* x, T* y, int64_t n, T a, T b) {
 
 // Rows [begin, end) of n elements, softmax over each row.
 template <typename T, bool Log, int B>
-SOPS_VEC_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
+SOPS_ALWAYS_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
   for (int64_t r = begin; r < end; ++r) {
     const T* x = in + r * n;
     T* y = out + r * n;
@@ -99,7 +99,7 @@ SOPS_VEC_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t en
 // and the `width` columns that `in` and `out` start at; m and s hold `width` maxima and
 // sums.
 template <typename T, bool Log, int B>
-SOPS_VEC_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
+SOPS_ALWAYS_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
                                 int64_t stride, int64_t inner, T* m, T* s) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   for (int64_t o = begin; o < end; ++o) {
@@ -162,13 +162,13 @@ void inner_rows_sse(const T* in, T* out, int64_t begin, int64_t end, int64_t siz
                     int64_t inner, T* m, T* s) {
   inner_rows<T, Log, 16>(in, out, begin, end, size, stride, inner, m, s);
 }
-#if SOPS_HAVE_AVX2_DISPATCH
+#if SOPS_HAVE_AVX2_CLONES
 template <typename T, bool Log>
-SOPS_TARGET_AVX2 void lastdim_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
+SOPS_KERNEL_AVX2 void lastdim_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
   lastdim_rows<T, Log, 32>(in, out, begin, end, n);
 }
 template <typename T, bool Log>
-SOPS_TARGET_AVX2 void inner_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
+SOPS_KERNEL_AVX2 void inner_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
                                       int64_t stride, int64_t inner, T* m, T* s) {
   inner_rows<T, Log, 32>(in, out, begin, end, size, stride, inner, m, s);
 }
@@ -177,9 +177,9 @@ SOPS_TARGET_AVX2 void inner_rows_avx2(const T* in, T* out, int64_t begin, int64_
 template <typename T, bool Log>
 void softmax_lastdim(const T* in, T* out, int64_t rows, int64_t n) {
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
-  const bool avx2 = cpu_util::cpu_has_avx2();
+  const bool avx2 = sops::cpu_has_avx2();
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-#if SOPS_HAVE_AVX2_DISPATCH
+#if SOPS_HAVE_AVX2_CLONES
     if (avx2) return lastdim_rows_avx2<T, Log>(in, out, begin, end, n);
 #endif
     (void)avx2;
@@ -194,7 +194,7 @@ void softmax_inner(const T* in, T* out, int64_t outer, int64_t size, int64_t inn
   const int64_t blocks = (inner + kBlock - 1) / kBlock;
   const int64_t width = std::min(inner, kBlock);
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(size * width, 1));
-  const bool avx2 = cpu_util::cpu_has_avx2();
+  const bool avx2 = sops::cpu_has_avx2();
   parallel_for(0, outer * blocks, grain, [&](int64_t begin, int64_t end) {
     std::vector<T> m(static_cast<std::size_t>(width)), s(static_cast<std::size_t>(width));
     for (int64_t t = begin; t < end; ++t) {
@@ -203,7 +203,7 @@ void softmax_inner(const T* in, T* out, int64_t outer, int64_t size, int64_t inn
       const int64_t w = std::min(kBlock, inner - i0);
       const T* x = in + o * size * inner + i0;
       T* y = out + o * size * inner + i0;
-#if SOPS_HAVE_AVX2_DISPATCH
+#if SOPS_HAVE_AVX2_CLONES
       if (avx2) {
         inner_rows_avx2<T, Log>(x, y, 0, 1, size, inner, w, m.data(), s.data());
         continue;
