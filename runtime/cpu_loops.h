@@ -155,7 +155,9 @@ SOPS_ALWAYS_INLINE void vec_unit_stride_body(char** data, int64_t n, Op& op, VOp
     constexpr std::size_t i = decltype(index)::value;
     const T* p = std::get<i>(in);
     if constexpr (((kBroadcast >> i) & 1u) != 0) {
-      return V{} + p[0];
+      V v;  // every lane p[0] (not V{} + p[0], which would turn -0.0 into +0.0)
+      for (int64_t l = 0; l < W; ++l) v[l] = p[0];
+      return v;
     } else {
       V v;
       std::memcpy(&v, p + k, sizeof(V));

@@ -49,9 +49,13 @@ SOPS_ALWAYS_INLINE Vd load(const double* p) { return load<double, 32>(p); }
 SOPS_ALWAYS_INLINE void store(float* p, Vf v) { store<float, 32>(p, v); }
 SOPS_ALWAYS_INLINE void store(double* p, Vd v) { store<double, 32>(p, v); }
 
+// Every lane x (one broadcast instruction; `vec_t{} + x` would also add 0.0, which the
+// compiler must keep because it turns -0.0 into +0.0).
 template <typename T, int B>
 SOPS_ALWAYS_INLINE vec_t<T, B> splat(T x) {
-  return vec_t<T, B>{} + x;
+  vec_t<T, B> v;
+  for (int i = 0; i < Vec<T, B>::kLanes; ++i) v[i] = x;
+  return v;
 }
 
 template <typename T, int B>

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <memory>
 #include <vector>
 
 #include "aten_cpu/NativeFunctions.h"
@@ -215,7 +216,8 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
   const int64_t tasks = c.batch * G;
   const int64_t grain = tasks >= get_num_threads() ? 1 : tasks;
   parallel_for(0, tasks, grain, [&](int64_t begin, int64_t end) {
-    std::vector<T> cols(direct ? 0 : static_cast<std::size_t>(cols_size));
+    // Not value-initialized: im2col writes every element (zeros included).
+    std::unique_ptr<T[]> cols(direct ? nullptr : new T[static_cast<std::size_t>(cols_size)]);
     for (int64_t t = begin; t < end; ++t) {
       const int64_t n = t / G, g = t % G;
       const T* xg = x + (n * c.in_c + g * c.in_cg()) * in_hw;
@@ -224,8 +226,8 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
         // y_g (out_cg x out_hw) += w_g (out_cg x in_cg*K) @ cols (in_cg*K x out_hw)
         const T* b = xg;
         if (!direct) {
-          im2col(c, xg, cols.data());
-          b = cols.data();
+          im2col(c, xg, cols.get());
+          b = cols.get();
         }
         const int64_t kk = c.in_cg() * K;
         sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {w + g * c.out_cg() * kk, kk, 1},
@@ -234,8 +236,8 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
         // cols (out_cg*K x in_hw) = w_g^T (w_g: in_cg x out_cg*K) @ x_g (in_cg x in_hw)
         const int64_t mk = c.out_cg() * K;
         sops::cpu::gemm<T>(mk, in_hw, c.in_cg(), T(1), {w + g * c.in_cg() * mk, 1, mk},
-                           {xg, in_hw, 1}, T(0), {cols.data(), in_hw, 1});
-        col2im(c, cols.data(), yg);
+                           {xg, in_hw, 1}, T(0), {cols.get(), in_hw, 1});
+        col2im(c, cols.get(), yg);
       }
     }
   });

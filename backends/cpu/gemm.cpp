@@ -19,6 +19,7 @@
 
 #include "runtime/cpu_capability.h"
 #include "runtime/parallel.h"
+#include "runtime/vec_math.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 // FMA contraction (a * b + c in one instruction) is off under -std=c++17; the
@@ -36,7 +37,8 @@ namespace sops::cpu {
 namespace {
 
 // Tile and block sizes: MR x NR accumulators (12 vector registers of 16), KC deep
-// panels (B's panel, KC x NR, stays in L1), MC x KC of A in L2.
+// panels (B's panel, KC x NR, stays in L1), MC x KC of A and KC x NC of packed B in L2
+// (NC = 512 measured 1.4x faster than 2048 on convolution's wide B, the same on mm).
 template <typename T>
 struct Blocking {
   static constexpr int kMR = 6;
@@ -44,7 +46,7 @@ struct Blocking {
   static constexpr int kNR = kNV * Vec32<T>::kLanes;
   static constexpr int64_t kKC = 256;
   static constexpr int64_t kMC = kMR * 16;
-  static constexpr int64_t kNC = 2048;
+  static constexpr int64_t kNC = 512;
 };
 
 template <typename T>
@@ -64,7 +66,7 @@ SOPS_ALWAYS_INLINE void micro_kernel(int64_t kc, const T* ap, const T* bp, T* ti
     for (int v = 0; v < B::kNV; ++v) std::memcpy(&b[v], bp + p * B::kNR + v * W, sizeof(V));
 #pragma GCC unroll 8
     for (int i = 0; i < B::kMR; ++i) {
-      const V a = V{} + ap[p * B::kMR + i];
+      const V a = vec::splat<T, 32>(ap[p * B::kMR + i]);
 #pragma GCC unroll 4
       for (int v = 0; v < B::kNV; ++v) c[i][v] += a * b[v];
     }
@@ -133,7 +135,7 @@ SOPS_ALWAYS_INLINE void few_rows_body(int64_t m, int64_t n, int64_t k, T alpha,
     for (; j + kStrip <= n; j += kStrip) {
       V acc[4] = {};
       for (int64_t p = 0; p < k; ++p) {
-        const V s = V{} + arow[p * a.col_stride];
+        const V s = vec::splat<T, 32>(arow[p * a.col_stride]);
         const T* brow = b.data + p * b.row_stride + j;
 #pragma GCC unroll 4
         for (int v = 0; v < 4; ++v) {

@@ -15,8 +15,36 @@
 namespace sops::aten::cpu_util {
 namespace detail {
 
+// An 8 x 8 block of 4-byte elements through vector registers: 8 loads of 8 contiguous
+// source elements, three rounds of shuffles, 8 contiguous stores.
+SOPS_ALWAYS_INLINE void transpose_8x8(uint32_t* out, const uint32_t* src, int64_t out_row,
+                                      int64_t src_col) {
+  using V = Vec<uint32_t, 32>::type;
+  V r[8];
+  for (int j = 0; j < 8; ++j) std::memcpy(&r[j], src + j * src_col, sizeof(V));
+  V t[8];
+  for (int j = 0; j < 8; j += 2) {
+    t[j] = __builtin_shufflevector(r[j], r[j + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+    t[j + 1] = __builtin_shufflevector(r[j], r[j + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+  }
+  V u[8];
+  for (int h = 0; h < 8; h += 4) {
+    u[h] = __builtin_shufflevector(t[h], t[h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+    u[h + 1] = __builtin_shufflevector(t[h], t[h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    u[h + 2] = __builtin_shufflevector(t[h + 1], t[h + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+    u[h + 3] = __builtin_shufflevector(t[h + 1], t[h + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+  }
+  for (int k = 0; k < 4; ++k) {
+    const V lo = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    const V hi = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    std::memcpy(out + k * out_row, &lo, sizeof(V));
+    std::memcpy(out + (k + 4) * out_row, &hi, sizeof(V));
+  }
+}
+
 // out[i][j] = src[j][i] for i < rows, j < cols: out advances by out_row per row and 1 per
-// column, src by 1 per row and src_col per column (in elements).
+// column, src by 1 per row and src_col per column (in elements). 32 x 32 tiles; inside
+// them, 4-byte elements go 8 x 8 blocks at a time through registers.
 template <typename T>
 SOPS_ALWAYS_INLINE void transpose_tiles_body(T* out, const T* src, int64_t rows, int64_t cols,
                                              int64_t out_row, int64_t src_col) {
@@ -25,7 +53,21 @@ SOPS_ALWAYS_INLINE void transpose_tiles_body(T* out, const T* src, int64_t rows,
     const int64_t i1 = std::min(rows, i0 + kTile);
     for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
       const int64_t j1 = std::min(cols, j0 + kTile);
-      for (int64_t i = i0; i < i1; ++i) {
+      int64_t i = i0;
+      if constexpr (sizeof(T) == 4) {
+        for (; i + 8 <= i1; i += 8) {
+          int64_t j = j0;
+          for (; j + 8 <= j1; j += 8) {
+            transpose_8x8(reinterpret_cast<uint32_t*>(out + i * out_row + j),
+                          reinterpret_cast<const uint32_t*>(src + i + j * src_col), out_row,
+                          src_col);
+          }
+          for (int64_t ii = i; ii < i + 8; ++ii) {
+            for (int64_t jj = j; jj < j1; ++jj) out[ii * out_row + jj] = src[ii + jj * src_col];
+          }
+        }
+      }
+      for (; i < i1; ++i) {
         T* o = out + i * out_row;
         const T* s = src + i;
         for (int64_t j = j0; j < j1; ++j) o[j] = s[j * src_col];
