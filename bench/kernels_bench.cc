@@ -6,10 +6,12 @@
 // For each workload it prints both medians and our speed relative to libtorch's
 // (libtorch's time / ours: above 1 is faster). Results are checked against libtorch's
 // before any timing. Not a test: timings are never asserted.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/libtorch_baseline.h"
@@ -221,7 +223,16 @@ int main(int argc, char** argv) {
       variants.push_back({"ours", [&, calls](int64_t) {
                             return sops_bench::ns_per_call(calls, ours.run);
                           }, {}});
-      sops_bench::run_rounds(variants, rounds, 1);
+      // Interleaved rounds, each sample after a pause: a side's idle threads spin for a
+      // while after its last call (libtorch's OpenMP for milliseconds, our pool for
+      // ~0.2 ms), and would take the other side's second core otherwise.
+      for (sops_bench::Variant& v : variants) v.run(1);
+      for (int64_t r = 0; r < rounds; ++r) {
+        for (sops_bench::Variant& v : variants) {
+          if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+          v.samples.push_back(v.run(1));
+        }
+      }
       const double mine = sops_bench::median(variants.back().samples) / 1e3;
       if (variants.size() == 2) {
         const double base = sops_bench::median(variants[0].samples) / 1e3;
