@@ -84,11 +84,15 @@ SOPS_ALWAYS_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
   const V hi = splat<float, B>(88.7228394f);  // log(FLT_MAX)
   const V lo = splat<float, B>(-103.972084f);  // below: 0 even as a denormal
   const V xc = x > hi ? hi : (x < lo ? lo : x);
-  // n = round(x / ln 2), then r = x - n ln 2 in two parts for precision.
-  const V fn = xc * 1.44269504088896341f + 0.5f;
-  I n = __builtin_convertvector(fn, I);           // truncates toward zero
-  n -= (__builtin_convertvector(n, V) > fn) & 1;  // floor
-  const V nf = __builtin_convertvector(n, V);
+  // n = round(x / ln 2): adding 1.5 * 2^23 rounds to an integer held in the low mantissa
+  // bits; then r = x - n ln 2 in two parts for precision.
+  const V shifter = splat<float, B>(12582912.0f);
+  const V t = xc * 1.44269504088896341f + shifter;
+  const V nf = t - shifter;
+  I n, shifter_bits;
+  std::memcpy(&n, &t, sizeof n);
+  std::memcpy(&shifter_bits, &shifter, sizeof n);
+  n -= shifter_bits;
   const V r = xc - nf * 0.693359375f + nf * 2.12194440e-4f;
   V p = splat<float, B>(1.9875691500e-4f);
   p = p * r + 1.3981999507e-3f;
@@ -98,7 +102,7 @@ SOPS_ALWAYS_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
   p = p * r + 5.0000001201e-1f;
   p = p * (r * r) + r + 1.0f;
   // 2^n in two factors, so that n down to -150 (denormal results) stays exact.
-  const I n1 = n / 2;
+  const I n1 = n >> 1;
   const I b1 = (n1 + 127) << 23;
   const I b2 = (n - n1 + 127) << 23;
   V s1, s2;

@@ -15,6 +15,7 @@
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
+#include "runtime/cpu_capability.h"
 #include "runtime/parallel.h"
 
 namespace sops::aten::native {
@@ -163,38 +164,63 @@ void fill_bias(const Conv2d& c, const T* bias, T* y) {
   });
 }
 
-// Depthwise (one input channel per group): out plane (n, oc) += w[oc, kh, kw] * shifted x.
+// One output plane of a depthwise convolution: every tap (kh, kw) adds its weight times
+// the shifted input rows into the output rows (which already hold the bias).
+template <typename T>
+SOPS_ALWAYS_INLINE void depthwise_plane_body(const Conv2d& c, const T* plane, const T* wk,
+                                             T* out) {
+  for (int64_t kh = 0; kh < c.kH; ++kh) {
+    for (int64_t kw = 0; kw < c.kW; ++kw) {
+      const T wv = wk[kh * c.kW + kw];
+      const int64_t off = kw * c.dW - c.pW;
+      int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
+      int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
+      hi = std::min(hi, c.out_w);
+      for (int64_t oh = 0; oh < c.out_h; ++oh) {
+        const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
+        if (ih < 0 || ih >= c.in_h) continue;
+        const T* __restrict src = plane + ih * c.in_w + off;  // input and output never overlap
+        T* __restrict dst = out + oh * c.out_w;
+        if (c.sW == 1) {
+          for (int64_t ow = lo; ow < hi; ++ow) dst[ow] += wv * src[ow];
+        } else {
+          for (int64_t ow = lo; ow < hi; ++ow) dst[ow] += wv * src[ow * c.sW];
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+SOPS_KERNEL_BASE void depthwise_plane_base(const Conv2d& c, const T* plane, const T* wk, T* out) {
+  depthwise_plane_body(c, plane, wk, out);
+}
+#if SOPS_HAVE_AVX2_CLONES
+template <typename T>
+SOPS_KERNEL_AVX2 void depthwise_plane_avx2(const Conv2d& c, const T* plane, const T* wk, T* out) {
+  depthwise_plane_body(c, plane, wk, out);
+}
+#endif
+
+// groups == in_channels: a direct loop per output plane (im2col would only copy).
 template <typename T>
 void depthwise(const Conv2d& c, const T* x, const T* w, T* y) {
   const int64_t ohw = c.out_h * c.out_w;
   const int64_t mult = c.out_cg();
-  parallel_for(0, c.batch * c.out_c, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(ohw * c.kH * c.kW, 1)),
-               [&](int64_t begin, int64_t end) {
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(ohw * c.kH * c.kW, 1));
+  parallel_for(0, c.batch * c.out_c, grain, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) {
       const int64_t n = p / c.out_c, oc = p % c.out_c;
       const T* plane = x + (n * c.in_c + oc / mult) * c.in_h * c.in_w;
       const T* wk = w + oc * c.kH * c.kW;
       T* out = y + p * ohw;
-      for (int64_t kh = 0; kh < c.kH; ++kh) {
-        for (int64_t kw = 0; kw < c.kW; ++kw) {
-          const T wv = wk[kh * c.kW + kw];
-          const int64_t off = kw * c.dW - c.pW;
-          int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
-          int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
-          hi = std::min(hi, c.out_w);
-          for (int64_t oh = 0; oh < c.out_h; ++oh) {
-            const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
-            if (ih < 0 || ih >= c.in_h) continue;
-            const T* src = plane + ih * c.in_w + off;
-            T* dst = out + oh * c.out_w;
-            if (c.sW == 1) {
-              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] += wv * src[ow];
-            } else {
-              for (int64_t ow = lo; ow < hi; ++ow) dst[ow] += wv * src[ow * c.sW];
-            }
-          }
-        }
+#if SOPS_HAVE_AVX2_CLONES
+      if (cpu_has_avx2()) {
+        depthwise_plane_avx2(c, plane, wk, out);
+        continue;
       }
+#endif
+      depthwise_plane_base(c, plane, wk, out);
     }
   });
 }

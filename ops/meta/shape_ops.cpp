@@ -25,14 +25,8 @@ Tensor narrow_unchecked(const Tensor& self, int64_t dim, int64_t start, int64_t 
 
 }  // namespace
 
-Tensor _unsafe_view(const Tensor& self, IntArrayRef size) {
-  const DimVector sizes = ops_util::infer_size(size, self.numel());
-  const std::optional<DimVector> strides = ops_util::view_strides(self.sizes(), self.strides(), sizes);
-  SOPS_CHECK_ARG(strides.has_value(), "self",
-                 "view size is not compatible with input tensor's size and stride (at least one "
-                 "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return self.as_strided(sizes, *strides, self.storage_offset());
-}
+// PyTorch's _unsafe_view is view without autograd's view tracking, which sops has not.
+Tensor _unsafe_view(const Tensor& self, IntArrayRef size) { return view(self, size); }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   const DimVector sizes = ops_util::infer_size(shape, self.numel(), "shape");
