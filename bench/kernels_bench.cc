@@ -2,6 +2,7 @@
 // workloads of bench/workloads.h, at 1 thread and at 2 threads on both sides.
 //
 //   tools/bazel run -c opt //bench:kernels_bench [-- --rounds=7 --threads=2 --only=mm512]
+//                                                 [--no-baseline=1]
 //
 // For each workload it prints both medians and our speed relative to libtorch's
 // (libtorch's time / ours: above 1 is faster). Results are checked against libtorch's
@@ -179,10 +180,13 @@ int main(int argc, char** argv) {
   const int64_t max_threads = sops_bench::flag(argc, argv, "--threads", 2);
   const std::vector<std::string> only = list_flag(argc, argv, "--only");
   if (rounds < 1 || max_threads < 1) {
-    std::fprintf(stderr, "usage: kernels_bench [--rounds=R] [--threads=T] [--only=a,b]\n");
+    std::fprintf(stderr,
+                 "usage: kernels_bench [--rounds=R] [--threads=T] [--only=a,b] [--no-baseline=1]\n");
     return 2;
   }
-  const bool baseline = sops_bench::libtorch_available();
+  // --no-baseline: ours alone (profiling, or to see what libtorch's threads cost us).
+  const bool baseline =
+      sops_bench::libtorch_available() && sops_bench::flag(argc, argv, "--no-baseline", 0) == 0;
 #ifndef __OPTIMIZE__
   std::printf("(built without optimization: these numbers mean little; use -c opt)\n");
 #endif
