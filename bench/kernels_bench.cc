@@ -244,7 +244,7 @@ int main(int argc, char** argv) {
       for (sops_bench::Variant& v : variants) v.run(1);
       for (int64_t r = 0; r < rounds; ++r) {
         for (sops_bench::Variant& v : variants) {
-          if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+          if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
           v.samples.push_back(v.run(1));
         }
       }

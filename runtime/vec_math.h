@@ -18,9 +18,9 @@
 #include "runtime/cpu_capability.h"
 
 // Vector values pass by value between these always-inline functions; GCC's -Wpsabi note
-// about how a non-inlined call would pass them does not apply.
+// about how a non-inlined call would pass them does not apply. Left off for the rest of
+// the including file: its notes come where the templates are instantiated.
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
@@ -152,7 +152,3 @@ SOPS_ALWAYS_INLINE Vd tanh(Vd x) {
 }
 
 }  // namespace sops::vec
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
