@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -75,10 +76,24 @@ inline void cpu_relax() {
 }
 
 // How long a thread spins for the next job (workers) or for the last chunks (the
-// caller) before it sleeps: about 0.1-0.3 ms. Back-to-back parallel calls (one kernel
-// after another) then never pay a sleep/wake-up, which costs tens of microseconds on
-// a busy machine; an idle pool sleeps.
-constexpr int kSpinIterations = 5000;
+// caller) before it sleeps. A sleeping thread takes tens to hundreds of microseconds to
+// run again on a virtual machine, more than a whole kernel on a large tensor: with
+// 0.1 ms of spinning, back-to-back kernels on 2 threads ran no faster than on 1 (bench/
+// kernels_bench). libgomp spins for a few milliseconds; we spin for 1 ms, then sleep.
+constexpr auto kSpinTime = std::chrono::microseconds(1000);
+
+// Spins until done() or kSpinTime has passed; returns done().
+template <typename Done>
+bool spin_until(Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+  while (true) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return done();
+  }
+}
 
 // Workers spin, then sleep on `wake`, until `generation` moves, then help with `job`.
 // The calling thread of parallel_run is the pool's extra member: a pool of n threads
@@ -106,7 +121,7 @@ class ThreadPool {
       std::lock_guard<std::mutex> lock(mutex_);
       job.done += ran;
     }
-    for (int i = 0; i < kSpinIterations && !job.finished(); ++i) cpu_relax();
+    spin_until([&] { return job.finished(); });
     std::unique_lock<std::mutex> lock(mutex_);
     // No worker may still hold the job when it goes out of scope.
     finished_.wait(lock, [&] { return job.finished(); });
@@ -131,7 +146,7 @@ class ThreadPool {
     t_in_parallel_region = true;
     uint64_t seen = generation_.load();
     while (true) {
-      for (int i = 0; i < kSpinIterations && generation_.load() == seen; ++i) cpu_relax();
+      spin_until([&] { return generation_.load() != seen; });
       Job* job = nullptr;
       {
         std::unique_lock<std::mutex> lock(mutex_);
