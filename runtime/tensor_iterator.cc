@@ -128,10 +128,68 @@ void TensorIteratorBase::build_impl(const TensorIteratorConfig& config, bool bor
   }
   compute_shape(config);
   compute_types(config);
-  declare_outputs();
+  // New outputs take the inputs' memory layout (PyTorch's rule: relu of a transposed or
+  // channels-last tensor is transposed or channels-last), and the loop runs in it.
+  const DimVector perm = compute_permutation();
+  declare_outputs(perm.empty() ? IntArrayRef() : IntArrayRef(dense_strides(perm)));
   if (config.check_mem_overlap_) check_mem_overlap();
-  compute_loop_strides();
+  compute_loop_strides(perm);
   coalesce_dimensions();
+}
+
+DimVector TensorIteratorBase::compute_permutation() const {
+  const std::size_t ndim = shape_.size();
+  if (ndim <= 1) return {};
+  DimVector perm(ndim);
+  for (std::size_t d = 0; d < ndim; ++d) perm[d] = static_cast<int64_t>(ndim - 1 - d);
+  // Operand arg's stride along dimension dim of shape_; 0 where it broadcasts.
+  auto stride_of = [&](int arg, int64_t dim) -> int64_t {
+    const Tensor& t = op_at(arg).tensor();
+    const int64_t lead = static_cast<int64_t>(ndim) - t.dim();
+    if (dim < lead || t.size(dim - lead) == 1) return 0;
+    return t.stride(dim - lead);
+  };
+  // 1 when dim0 (now inside dim1) should be outside it: the first operand (outputs first)
+  // that orders the two by stride decides, as in PyTorch's reorder_dimensions.
+  auto should_swap = [&](int64_t dim0, int64_t dim1) -> int {
+    for (int arg = 0; arg < ntensors(); ++arg) {
+      const OperandInfo& op = op_at(arg);
+      if (!op.tensor().defined() || op.will_resize) continue;
+      const int64_t s0 = stride_of(arg, dim0);
+      const int64_t s1 = stride_of(arg, dim1);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 != s1) return s0 < s1 ? -1 : 1;
+      if (shape_[static_cast<std::size_t>(dim0)] > shape_[static_cast<std::size_t>(dim1)]) {
+        return 1;
+      }
+    }
+    return 0;
+  };
+  bool moved = false;
+  for (std::size_t i = 1; i < ndim; ++i) {
+    std::size_t dim1 = i;
+    for (std::size_t dim0 = i; dim0-- > 0;) {
+      const int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+        moved = true;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  return moved ? perm : DimVector();
+}
+
+DimVector TensorIteratorBase::dense_strides(IntArrayRef perm) const {
+  DimVector strides(shape_.size(), 1);
+  int64_t next = 1;
+  for (const int64_t dim : perm) {
+    strides[static_cast<std::size_t>(dim)] = next;
+    next *= std::max<int64_t>(shape_[static_cast<std::size_t>(dim)], 1);
+  }
+  return strides;
 }
 
 void TensorIteratorBase::populate_operands(const TensorIteratorConfig& config, bool borrow) {
@@ -284,10 +342,10 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
   }
 }
 
-void TensorIteratorBase::declare_outputs() {
+void TensorIteratorBase::declare_outputs(IntArrayRef strides) {
   for (int i = 0; i < num_outputs_; ++i) {
     const TensorOptions options = TensorOptions(op_at(i).target_dtype).device(common_device_);
-    set_output_raw_strided(i, shape_, {}, options);
+    set_output_raw_strided(i, shape_, strides, options);
     const Tensor& t = maybe_get_output(i);
     OperandInfo& op = mutable_operand(i);
     SOPS_INTERNAL_ASSERT(t.defined(), "output ", i, " is undefined after set_output");
@@ -342,23 +400,25 @@ void TensorIteratorBase::check_mem_overlap() const {
   }
 }
 
-void TensorIteratorBase::compute_loop_strides() {
+void TensorIteratorBase::compute_loop_strides(IntArrayRef perm) {
   const std::size_t ndim = shape_.size();
   const std::size_t nt = static_cast<std::size_t>(ntensors());
+  // Loop dimension d (innermost first) walks dimension dim_of(d) of shape_.
+  auto dim_of = [&](std::size_t d) -> std::size_t {
+    return perm.empty() ? ndim - 1 - d : static_cast<std::size_t>(perm[d]);
+  };
   loop_shape_.resize(ndim);
   loop_strides_.resize(ndim * nt);
-  for (std::size_t d = 0; d < ndim; ++d) loop_shape_[d] = shape_[ndim - 1 - d];
+  for (std::size_t d = 0; d < ndim; ++d) loop_shape_[d] = shape_[dim_of(d)];
   for (std::size_t arg = 0; arg < nt; ++arg) {
     const Tensor& t = operands_[arg].tensor();
     data_[arg] = static_cast<char*>(t.data_ptr());
-    const std::size_t tdim = static_cast<std::size_t>(t.dim());
+    const std::size_t lead = ndim - static_cast<std::size_t>(t.dim());  // broadcast dims
     const int64_t itemsize = static_cast<int64_t>(t.element_size());
-    for (std::size_t d = 0; d < ndim; ++d) {  // d: loop dim, innermost first
+    for (std::size_t d = 0; d < ndim; ++d) {
+      const std::size_t dim = dim_of(d);
       int64_t stride = 0;
-      if (d < tdim) {
-        const std::size_t td = tdim - 1 - d;
-        if (t.sizes()[td] != 1) stride = t.strides()[td] * itemsize;
-      }
+      if (dim >= lead && t.sizes()[dim - lead] != 1) stride = t.strides()[dim - lead] * itemsize;
       loop_strides_[d * nt + arg] = stride;
     }
   }

@@ -306,9 +306,15 @@ class TensorIteratorBase : public MetaBase {
   void set_contiguous_loop();
   void compute_shape(const TensorIteratorConfig& config);
   void compute_types(const TensorIteratorConfig& config);
-  void declare_outputs();
+  // The loop order: perm[d] is the dimension of shape_ that loop dimension d (innermost
+  // first) walks. Empty: the logical order (the last dimension innermost).
+  DimVector compute_permutation() const;
+  // Dense strides for shape_ laid out in `perm`'s order (perm[0] innermost).
+  DimVector dense_strides(IntArrayRef perm) const;
+  // Declares every output; new ones get `strides` (empty: contiguous).
+  void declare_outputs(IntArrayRef strides = {});
   void check_mem_overlap() const;
-  void compute_loop_strides();
+  void compute_loop_strides(IntArrayRef perm = {});
   void coalesce_dimensions();
   // Points every operand at a copy held in owned_.
   void take_ownership();

@@ -13,8 +13,10 @@ void check_relu_dtype(const Tensor& self) {
                  "Boolean inputs not supported for relu");
 }
 
-void relu_into(const Tensor& out, const Tensor& self) {
+// out undefined: the iterator makes it, in self's memory layout (as PyTorch's relu).
+Tensor relu_into(const Tensor& out, const Tensor& self) {
   TensorIterator iter(TensorIteratorConfig().add_output(out, "out").add_input(self, "self"));
+  if (self.is_meta()) return iter.output(0);
   SOPS_DISPATCH_ALL_TYPES(self.scalar_type(), "relu", [&] {
     sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t {
       if constexpr (std::is_unsigned_v<scalar_t>) {
@@ -24,20 +26,19 @@ void relu_into(const Tensor& out, const Tensor& self) {
       }
     });
   });
+  return iter.output(0);
 }
 
 }  // namespace
 
 Tensor relu(const Tensor& self) {
   check_relu_dtype(self);
-  Tensor out = sops::empty(self.sizes(), self.options());
-  if (!self.is_meta()) relu_into(out, self);
-  return out;
+  return relu_into(Tensor(), self);
 }
 
 Tensor& relu_(Tensor& self) {
   check_relu_dtype(self);
-  if (!self.is_meta()) relu_into(self, self);
+  relu_into(self, self);
   return self;
 }
 

@@ -42,7 +42,8 @@ std::optional<ScalarType> optional_dtype_arg(const golden::GoldenCase& c, const 
 std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase& c,
                                                        const std::string& name);
 
-// A result against the expectation: dtype, sizes, values (and strides when asked).
+// A result against the expectation: dtype, sizes, values (and, when asked, strides of the
+// dimensions whose size is not 1).
 ::testing::AssertionResult matches(const Tensor& actual, const golden::GoldenCase& c,
                                    bool check_strides = false);
 // The same against one expected tensor `e` of the case (one return of a tuple).

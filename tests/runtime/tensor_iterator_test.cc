@@ -153,8 +153,23 @@ TEST(TensorIterator, NonContiguousInputs) {
   Tensor transposed = base.as_strided({3, 2}, {1, 3});      // [[0,3],[1,4],[2,5]]
   Tensor every_other = base.as_strided({3, 2}, {2, 1}, 0);  // [[0,1],[2,3],[4,5]]
   Tensor r = add(transposed, every_other);
-  EXPECT_TRUE(r.is_contiguous());
   EXPECT_EQ(values<float>(r), (std::vector<float>{0, 4, 3, 7, 6, 10}));
+  // The result takes the first input's layout, as PyTorch's does (torch.add gives
+  // strides (1, 3) here, and (2, 1) with the inputs swapped).
+  EXPECT_EQ(r.strides(), IntArrayRef({1, 3}));
+  EXPECT_EQ(add(every_other, transposed).strides(), IntArrayRef({2, 1}));
+}
+
+TEST(TensorIterator, ChannelsLastInputGivesAChannelsLastResult) {
+  std::vector<float> v(2 * 3 * 2 * 2);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i);
+  const Tensor nhwc = make<float>(v, {2, 2, 2, 3});  // memory order N, H, W, C
+  const Tensor x = nhwc.as_strided({2, 3, 2, 2}, {12, 1, 6, 3});  // NCHW sizes, NHWC memory
+  const Tensor r = add(x, x);
+  EXPECT_EQ(r.strides(), IntArrayRef({12, 1, 6, 3}));  // torch.channels_last
+  const std::vector<float> in = values<float>(x);
+  const std::vector<float> out = values<float>(r);
+  for (std::size_t i = 0; i < in.size(); ++i) EXPECT_EQ(out[i], 2 * in[i]) << i;
 }
 
 TEST(TensorIterator, OutKeepsItsDtypeWhenTheResultCastsSafely) {
@@ -321,7 +336,14 @@ TEST(TensorIterator, ForEachVisitsEveryElementOnce) {
     }
   });
   EXPECT_EQ(counter, 12);
-  EXPECT_EQ(values<int64_t>(view), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  // Every element once, in the output's memory order (PyTorch's loop order): storage
+  // offsets i + 10 j + 5 k, visited in increasing order.
+  std::vector<int64_t> by_offset;
+  const int64_t* storage = base.data_ptr<int64_t>();
+  for (int64_t offset = 0; offset < 20; ++offset) {
+    if (offset % 5 < 3) by_offset.push_back(storage[offset]);
+  }
+  EXPECT_EQ(by_offset, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
 }
 
 }  // namespace
