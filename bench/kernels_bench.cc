@@ -4,8 +4,8 @@
 //   tools/bazel run -c opt //bench:kernels_bench [-- --rounds=7 --threads=2 --only=mm512]
 //                                                 [--no-baseline=1]
 //
-// For each workload it prints both medians and our speed relative to libtorch's
-// (libtorch's time / ours: above 1 is faster). Results are checked against libtorch's
+// For each workload it prints both medians (each side's rounds back to back) and our
+// speed relative to libtorch's (libtorch's time / ours: above 1 is faster). Results are checked against libtorch's
 // before any timing. Not a test: timings are never asserted.
 #include <chrono>
 #include <cmath>
@@ -238,15 +238,16 @@ int main(int argc, char** argv) {
       variants.push_back({"ours", [&, calls](int64_t) {
                             return sops_bench::ns_per_call(calls, ours.run);
                           }, {}});
-      // Interleaved rounds, each sample after a pause: a side's idle threads spin for a
-      // while after its last call (libtorch's OpenMP for milliseconds, our pool for
-      // ~0.2 ms), and would take the other side's second core otherwise.
-      for (sops_bench::Variant& v : variants) v.run(1);
-      for (int64_t r = 0; r < rounds; ++r) {
-        for (sops_bench::Variant& v : variants) {
-          if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-          v.samples.push_back(v.run(1));
-        }
+      // Each side's rounds back to back (a warm-up call first), libtorch's then ours, with
+      // a pause between the two at 2 threads: a side's idle threads spin for a while after
+      // its last call (libtorch's OpenMP for milliseconds, our pool for 1 ms) and would
+      // take the other side's second core. Not interleaved: a sample of ours taken right
+      // after one of libtorch's ran up to 2x slower than after one of ours (add [1M]: 367
+      // against 190 us), and libtorch's likewise (290 against 260 us).
+      for (sops_bench::Variant& v : variants) {
+        if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        v.run(1);
+        for (int64_t r = 0; r < rounds; ++r) v.samples.push_back(v.run(1));
       }
       const double mine = sops_bench::median(variants.back().samples) / 1e3;
       if (variants.size() == 2) {
