@@ -77,13 +77,11 @@ SOPS_ALWAYS_INLINE T max_lanes(vec_t<T, B> v) {
   return r;
 }
 
+// exp of x in [-103.97, 88.72] (the caller clamps): 2^n * p(r).
 template <int B>
-SOPS_ALWAYS_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
+SOPS_ALWAYS_INLINE vec_t<float, B> exp_in_range(vec_t<float, B> xc) {
   using V = vec_t<float, B>;
   using I = vec_t<int32_t, B>;
-  const V hi = splat<float, B>(88.7228394f);  // log(FLT_MAX)
-  const V lo = splat<float, B>(-103.972084f);  // below: 0 even as a denormal
-  const V xc = x > hi ? hi : (x < lo ? lo : x);
   // n = round(x / ln 2): adding 1.5 * 2^23 rounds to an integer held in the low mantissa
   // bits; then r = x - n ln 2 in two parts for precision.
   const V shifter = splat<float, B>(12582912.0f);
@@ -108,16 +106,42 @@ SOPS_ALWAYS_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
   V s1, s2;
   std::memcpy(&s1, &b1, sizeof b1);
   std::memcpy(&s2, &b2, sizeof b2);
-  V result = p * s1 * s2;
+  return p * s1 * s2;
+}
+
+constexpr float kExpMax = 88.7228394f;   // log(FLT_MAX)
+constexpr float kExpMin = -103.972084f;  // below: 0 even as a denormal
+
+template <int B>
+SOPS_ALWAYS_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
+  using V = vec_t<float, B>;
+  const V hi = splat<float, B>(kExpMax);
+  const V lo = splat<float, B>(kExpMin);
+  V result = exp_in_range<B>(x > hi ? hi : (x < lo ? lo : x));
   result = x > hi ? splat<float, B>(INFINITY) : result;
   result = x < lo ? V{} : result;
   return x != x ? x : result;  // NaN stays NaN
+}
+
+// exp of x <= 0 that is not NaN, e.g. x - max(row) in softmax when the row's maximum is
+// finite: no overflow or NaN to handle (-inf gives 0).
+template <int B>
+SOPS_ALWAYS_INLINE vec_t<float, B> exp_nonpositive(vec_t<float, B> x) {
+  using V = vec_t<float, B>;
+  const V lo = splat<float, B>(kExpMin);
+  const V result = exp_in_range<B>(x < lo ? lo : x);
+  return x < lo ? V{} : result;
 }
 
 template <int B>
 SOPS_ALWAYS_INLINE vec_t<double, B> exp(vec_t<double, B> x) {
   for (int l = 0; l < Vec<double, B>::kLanes; ++l) x[l] = std::exp(x[l]);
   return x;
+}
+
+template <int B>
+SOPS_ALWAYS_INLINE vec_t<double, B> exp_nonpositive(vec_t<double, B> x) {
+  return exp<B>(x);
 }
 
 SOPS_ALWAYS_INLINE Vf exp(Vf x) { return exp<32>(x); }

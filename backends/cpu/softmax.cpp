@@ -38,15 +38,27 @@ SOPS_ALWAYS_INLINE T row_max(const T* x, int64_t n) {
 }
 
 // y[j] = exp(x[j] - m) (stored when Store); returns their sum (two vector sums).
-template <typename T, int B, bool Store>
+// exp of x - m; kFiniteMax: m is a finite maximum of x, so x - m <= 0 and is no NaN
+// (the cheaper exp). A function, not a lambda: a lambda's body would not take the AVX2
+// target of the clone it is written in, and vectors cannot cross that boundary.
+template <typename T, int B, bool kFiniteMax>
+SOPS_ALWAYS_INLINE vec_t<T, B> vexp(vec_t<T, B> v) {
+  if constexpr (kFiniteMax) {
+    return vec::exp_nonpositive<B>(v);
+  } else {
+    return vec::exp<B>(v);
+  }
+}
+
+template <typename T, int B, bool Store, bool kFiniteMax = false>
 SOPS_ALWAYS_INLINE T exp_sum(const T* x, T* y, int64_t n, T m) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   const vec_t<T, B> mv = vec::splat<T, B>(m);
   vec_t<T, B> s0{}, s1{};
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
-    const vec_t<T, B> e0 = vec::exp<B>(vec::load<T, B>(x + j) - mv);
-    const vec_t<T, B> e1 = vec::exp<B>(vec::load<T, B>(x + j + L) - mv);
+    const vec_t<T, B> e0 = vexp<T, B, kFiniteMax>(vec::load<T, B>(x + j) - mv);
+    const vec_t<T, B> e1 = vexp<T, B, kFiniteMax>(vec::load<T, B>(x + j + L) - mv);
     if constexpr (Store) {
       vec::store<T, B>(y + j, e0);
       vec::store<T, B>(y + j + L, e1);
@@ -55,7 +67,7 @@ SOPS_ALWAYS_INLINE T exp_sum(const T* x, T* y, int64_t n, T m) {
     s1 += e1;
   }
   for (; j + L <= n; j += L) {
-    const vec_t<T, B> e = vec::exp<B>(vec::load<T, B>(x + j) - mv);
+    const vec_t<T, B> e = vexp<T, B, kFiniteMax>(vec::load<T, B>(x + j) - mv);
     if constexpr (Store) vec::store<T, B>(y + j, e);
     s0 += e;
   }
@@ -86,10 +98,13 @@ SOPS_ALWAYS_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t
     T* y = out + r * n;
     const T m = row_max<T, B>(x, n);
     if constexpr (Log) {
-      const T shift = m + std::log(exp_sum<T, B, false>(x, nullptr, n, m));
+      const T sum = std::isfinite(m) ? exp_sum<T, B, false, true>(x, nullptr, n, m)
+                                     : exp_sum<T, B, false>(x, nullptr, n, m);
+      const T shift = m + std::log(sum);
       axpb<T, B>(x, y, n, T(1), -shift);
     } else {
-      const T scale = T(1) / exp_sum<T, B, true>(x, y, n, m);
+      const T scale = T(1) / (std::isfinite(m) ? exp_sum<T, B, true, true>(x, y, n, m)
+                                               : exp_sum<T, B, true>(x, y, n, m));
       axpb<T, B>(y, y, n, scale, T(0));
     }
   }
