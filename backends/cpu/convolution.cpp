@@ -90,37 +90,42 @@ void check_shape_forward(const Tensor& input, IntArrayRef w, const Tensor* bias,
   }
 }
 
-// cols[(ic, kh, kw), (oh, ow)] = x[ic, oh*sH - pH + kh*dH, ow*sW - pW + kw*dW] (0 outside)
-// for one image and group: x is [in_cg, in_h, in_w] contiguous.
+// Columns [j0, j0 + nj) of im2col's matrix (output positions j = oh * out_w + ow) into
+// cols [in_cg*K, nj]: a block that stays in L2 while the GEMM packs it, where the whole
+// matrix (7 MB for a 3x3 convolution of 64 channels at 56x56) would go through memory.
 template <typename T>
-void im2col(const Conv2d& c, const T* x, T* cols) {
-  const int64_t ohw = c.out_h * c.out_w;
+void im2col_columns(const Conv2d& c, const T* x, T* cols, int64_t j0, int64_t nj) {
   for (int64_t ic = 0; ic < c.in_cg(); ++ic) {
     const T* plane = x + ic * c.in_h * c.in_w;
     for (int64_t kh = 0; kh < c.kH; ++kh) {
       for (int64_t kw = 0; kw < c.kW; ++kw) {
-        T* row = cols + ((ic * c.kH + kh) * c.kW + kw) * ohw;
+        T* row = cols + ((ic * c.kH + kh) * c.kW + kw) * nj - j0;  // row[j]: position j
         // The output columns whose input column is inside: ow in [lo, hi).
         const int64_t off = kw * c.dW - c.pW;
         int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
         int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
         hi = std::min(hi, c.out_w);
         lo = std::min(lo, hi);
-        for (int64_t oh = 0; oh < c.out_h; ++oh) {
-          T* r = row + oh * c.out_w;
+        for (int64_t j = j0; j < j0 + nj;) {
+          const int64_t oh = j / c.out_w;
+          const int64_t ow0 = j - oh * c.out_w;
+          const int64_t ow1 = std::min(c.out_w, ow0 + (j0 + nj - j));
+          T* r = row + oh * c.out_w;  // r[ow]: position (oh, ow)
           const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
           if (ih < 0 || ih >= c.in_h) {
-            std::fill(r, r + c.out_w, T(0));
-            continue;
-          }
-          const T* src = plane + ih * c.in_w + off;
-          std::fill(r, r + lo, T(0));
-          if (c.sW == 1) {
-            if (hi > lo) std::memcpy(r + lo, src + lo, static_cast<std::size_t>(hi - lo) * sizeof(T));
+            std::fill(r + ow0, r + ow1, T(0));
           } else {
-            for (int64_t ow = lo; ow < hi; ++ow) r[ow] = src[ow * c.sW];
+            const T* src = plane + ih * c.in_w + off;
+            const int64_t a = std::clamp(lo, ow0, ow1), e = std::clamp(hi, a, ow1);
+            std::fill(r + ow0, r + a, T(0));
+            if (c.sW == 1) {
+              if (e > a) std::memcpy(r + a, src + a, static_cast<std::size_t>(e - a) * sizeof(T));
+            } else {
+              for (int64_t ow = a; ow < e; ++ow) r[ow] = src[ow * c.sW];
+            }
+            std::fill(r + e, r + ow1, T(0));
           }
-          std::fill(r + hi, r + c.out_w, T(0));
+          j += ow1 - ow0;
         }
       }
     }
@@ -237,7 +242,12 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
   const int64_t in_hw = c.in_h * c.in_w, out_hw = c.out_h * c.out_w;
   const bool direct = !c.transposed && c.kH == 1 && c.kW == 1 && c.sH == 1 && c.sW == 1 &&
                       c.pH == 0 && c.pW == 0;
-  const int64_t cols_size = c.transposed ? c.out_cg() * K * in_hw : c.in_cg() * K * out_hw;
+  // Columns of im2col per block: about 1 MB of them, a multiple of 64.
+  const int64_t kk_rows = std::max<int64_t>(c.in_cg() * K, 1);
+  const int64_t block = std::max<int64_t>(
+      64, (int64_t{1} << 20) / static_cast<int64_t>(sizeof(T)) / kk_rows / 64 * 64);
+  const int64_t cols_size =
+      c.transposed ? c.out_cg() * K * in_hw : c.in_cg() * K * std::min(block, out_hw);
   // Parallel over (image, group) when there are enough of them; else each gemm splits.
   const int64_t tasks = c.batch * G;
   const int64_t grain = tasks >= get_num_threads() ? 1 : tasks;
@@ -249,15 +259,21 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
       const T* xg = x + (n * c.in_c + g * c.in_cg()) * in_hw;
       T* yg = y + (n * c.out_c + g * c.out_cg()) * out_hw;
       if (!c.transposed) {
-        // y_g (out_cg x out_hw) += w_g (out_cg x in_cg*K) @ cols (in_cg*K x out_hw)
-        const T* b = xg;
-        if (!direct) {
-          im2col(c, xg, cols.get());
-          b = cols.get();
-        }
+        // y_g (out_cg x out_hw) += w_g (out_cg x in_cg*K) @ cols (in_cg*K x out_hw),
+        // a block of columns at a time (im2col_columns).
         const int64_t kk = c.in_cg() * K;
-        sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {w + g * c.out_cg() * kk, kk, 1},
-                           {b, out_hw, 1}, T(1), {yg, out_hw, 1});
+        const T* wg = w + g * c.out_cg() * kk;
+        if (direct) {
+          sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {wg, kk, 1}, {xg, out_hw, 1}, T(1),
+                             {yg, out_hw, 1});
+          continue;
+        }
+        for (int64_t j0 = 0; j0 < out_hw; j0 += block) {
+          const int64_t nj = std::min(block, out_hw - j0);
+          im2col_columns(c, xg, cols.get(), j0, nj);
+          sops::cpu::gemm<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, {cols.get(), nj, 1}, T(1),
+                             {yg + j0, out_hw, 1});
+        }
       } else {
         // cols (out_cg*K x in_hw) = w_g^T (w_g: in_cg x out_cg*K) @ x_g (in_cg x in_hw)
         const int64_t mk = c.out_cg() * K;

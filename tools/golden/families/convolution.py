@@ -55,6 +55,10 @@ def convolution_cases() -> Iterator[Case]:
     yield Case(CV, "float32_depthwise_stride2_dilation", fn(F32, (1, 2, 5, 5), (2, 1, 2, 2), None, [2], [1], [2], g=2))
     yield Case(CV, "float64_depthwise_no_pad", fn(F64, (1, 2, 4, 4), (2, 1, 3, 3), (2,), g=2))
     yield Case(CV, "float32_1x1", fn(F32, (2, 3, 3, 3), (2, 3, 1, 1), (2,)))
+    # 4 x 7 x 7 = 196 im2col rows over 1600 output positions: more than the ~1 MB block of
+    # columns the CPU kernel builds at a time, so the output is made in two blocks; and
+    # larger than one GEMM tile in every direction.
+    yield Case(CV, "float32_im2col_blocks", fn(F32, (1, 4, 40, 40), (2, 4, 7, 7), (2,), [1], [3]))
     yield Case(CV, "float32_1x1_stride2", fn(F32, (1, 2, 5, 5), (2, 2, 1, 1), (2,), [2]))
     yield Case(CV, "float32_1x1_pad1", fn(F32, (1, 2, 3, 3), (2, 2, 1, 1), None, [1], [1]))
     yield Case(CV, "float32_kernel_equals_input", fn(F32, (1, 2, 3, 3), (3, 2, 3, 3), (3,)))
