@@ -1,8 +1,9 @@
-// The nn operators on inputs larger than the golden data's (which keeps tensors to 60
-// elements): convolution, max_pool2d, softmax and layer_norm against direct loops in
-// double, so that im2col / col2im, the depthwise loop, the vector loops and their tails
-// and the split over threads are exercised at realistic sizes; and the output strides
-// of every nn golden case (channels-last kept) through the boxed registry.
+// The nn operators on inputs larger than most golden cases (written when those were kept
+// to 60 elements; the limit is now 10,000): convolution, max_pool2d, softmax and
+// layer_norm against direct loops in double, so that im2col / col2im, the depthwise loop,
+// the vector loops and their tails and the split over threads are exercised at realistic
+// sizes and on 2 threads; and the output strides of every nn golden case (channels-last
+// kept) through the boxed registry.
 #include <cmath>
 #include <cstdint>
 #include <string>
