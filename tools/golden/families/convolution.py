@@ -55,6 +55,11 @@ def convolution_cases() -> Iterator[Case]:
     yield Case(CV, "float32_depthwise_stride2_dilation", fn(F32, (1, 2, 5, 5), (2, 1, 2, 2), None, [2], [1], [2], g=2))
     yield Case(CV, "float64_depthwise_no_pad", fn(F64, (1, 2, 4, 4), (2, 1, 3, 3), (2,), g=2))
     yield Case(CV, "float32_1x1", fn(F32, (2, 3, 3, 3), (2, 3, 1, 1), (2,)))
+    # Rows wide enough for the 3x3 depthwise kernel's vector blocks and its overlapping
+    # last block, with and without padding.
+    yield Case(CV, "float32_depthwise_3x3_wide", fn(F32, (1, 2, 12, 20), (2, 1, 3, 3), (2,), [1], [1], g=2))
+    yield Case(CV, "float32_depthwise_3x3_wide_no_pad", fn(F32, (1, 2, 6, 21), (2, 1, 3, 3), None, g=2))
+    yield Case(CV, "float64_depthwise_3x3_wide", fn(F64, (1, 3, 5, 11), (3, 1, 3, 3), (3,), [1], [1], g=3))
     # 4 x 7 x 7 = 196 im2col rows over 1600 output positions: more than the ~1 MB block of
     # columns the CPU kernel builds at a time, so the output is made in two blocks; and
     # larger than one GEMM tile in every direction.
