@@ -1,0 +1,207 @@
+// How a built TensorIteratorBase walks its elements: the loop order (new outputs take
+// the operands' memory layout, as PyTorch's reorder_dimensions), the loop strides and the
+// merging of dimensions that are contiguous with each other, then the walks themselves
+// (for_each over everything, serial_for_each over one chunk of a parallel_for).
+#include <algorithm>
+#include <array>
+
+#include "runtime/tensor_iterator.h"
+
+namespace sops {
+
+DimVector TensorIteratorBase::compute_permutation() const {
+  const std::size_t ndim = shape_.size();
+  if (ndim <= 1) return {};
+  DimVector perm(ndim);
+  for (std::size_t d = 0; d < ndim; ++d) perm[d] = static_cast<int64_t>(ndim - 1 - d);
+  // Operand arg's stride along dimension dim of shape_; 0 where it broadcasts.
+  auto stride_of = [&](int arg, int64_t dim) -> int64_t {
+    const Tensor& t = op_at(arg).tensor();
+    const int64_t lead = static_cast<int64_t>(ndim) - t.dim();
+    if (dim < lead || t.size(dim - lead) == 1) return 0;
+    return t.stride(dim - lead);
+  };
+  // 1 when dim0 (now inside dim1) should be outside it: the first operand (outputs first)
+  // that orders the two by stride decides, as in PyTorch's reorder_dimensions.
+  auto should_swap = [&](int64_t dim0, int64_t dim1) -> int {
+    for (int arg = 0; arg < ntensors(); ++arg) {
+      const OperandInfo& op = op_at(arg);
+      if (!op.tensor().defined() || op.will_resize) continue;
+      const int64_t s0 = stride_of(arg, dim0);
+      const int64_t s1 = stride_of(arg, dim1);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 != s1) return s0 < s1 ? -1 : 1;
+      if (shape_[static_cast<std::size_t>(dim0)] > shape_[static_cast<std::size_t>(dim1)]) {
+        return 1;
+      }
+    }
+    return 0;
+  };
+  bool moved = false;
+  for (std::size_t i = 1; i < ndim; ++i) {
+    std::size_t dim1 = i;
+    for (std::size_t dim0 = i; dim0-- > 0;) {
+      const int c = should_swap(perm[dim0], perm[dim1]);
+      if (c > 0) {
+        std::swap(perm[dim0], perm[dim1]);
+        dim1 = dim0;
+        moved = true;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  return moved ? perm : DimVector();
+}
+
+DimVector TensorIteratorBase::dense_strides(IntArrayRef perm) const {
+  DimVector strides(shape_.size(), 1);
+  int64_t next = 1;
+  for (const int64_t dim : perm) {
+    strides[static_cast<std::size_t>(dim)] = next;
+    next *= std::max<int64_t>(shape_[static_cast<std::size_t>(dim)], 1);
+  }
+  return strides;
+}
+
+void TensorIteratorBase::compute_loop_strides(IntArrayRef perm) {
+  const std::size_t ndim = shape_.size();
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  // Loop dimension d (innermost first) walks dimension dim_of(d) of shape_.
+  auto dim_of = [&](std::size_t d) -> std::size_t {
+    return perm.empty() ? ndim - 1 - d : static_cast<std::size_t>(perm[d]);
+  };
+  loop_shape_.resize(ndim);
+  loop_strides_.resize(ndim * nt);
+  for (std::size_t d = 0; d < ndim; ++d) loop_shape_[d] = shape_[dim_of(d)];
+  for (std::size_t arg = 0; arg < nt; ++arg) {
+    const Tensor& t = operands_[arg].tensor();
+    data_[arg] = static_cast<char*>(t.data_ptr());
+    const std::size_t lead = ndim - static_cast<std::size_t>(t.dim());  // broadcast dims
+    const int64_t itemsize = static_cast<int64_t>(t.element_size());
+    for (std::size_t d = 0; d < ndim; ++d) {
+      const std::size_t dim = dim_of(d);
+      int64_t stride = 0;
+      if (dim >= lead && t.sizes()[dim - lead] != 1) stride = t.strides()[dim - lead] * itemsize;
+      loop_strides_[d * nt + arg] = stride;
+    }
+  }
+}
+
+void TensorIteratorBase::coalesce_dimensions() {
+  const std::size_t ndim = loop_shape_.size();
+  if (ndim <= 1) return;
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  auto stride = [&](std::size_t d, std::size_t arg) -> int64_t& {
+    return loop_strides_[d * nt + arg];
+  };
+  std::size_t prev = 0;
+  for (std::size_t d = 1; d < ndim; ++d) {
+    const int64_t shape0 = loop_shape_[prev];
+    const int64_t shape1 = loop_shape_[d];
+    bool can = shape0 == 1 || shape1 == 1;
+    if (!can) {
+      can = true;
+      for (std::size_t arg = 0; arg < nt && can; ++arg) {
+        can = shape0 * stride(prev, arg) == stride(d, arg);
+      }
+    }
+    if (can) {
+      if (shape0 == 1) {
+        for (std::size_t arg = 0; arg < nt; ++arg) stride(prev, arg) = stride(d, arg);
+      }
+      loop_shape_[prev] = shape0 * shape1;
+    } else {
+      ++prev;
+      if (prev != d) {
+        loop_shape_[prev] = loop_shape_[d];
+        for (std::size_t arg = 0; arg < nt; ++arg) stride(prev, arg) = stride(d, arg);
+      }
+    }
+  }
+  loop_shape_.resize(prev + 1);
+  loop_strides_.resize((prev + 1) * nt);
+}
+
+bool TensorIteratorBase::is_contiguous() const {
+  if (numel_ == 1) return true;
+  if (loop_ndim() != 1) return false;
+  for (int arg = 0; arg < ntensors(); ++arg) {
+    if (loop_stride(arg, 0) != static_cast<int64_t>(tensor(arg).element_size())) return false;
+  }
+  return true;
+}
+
+void TensorIteratorBase::for_each(loop1d_t loop) const {
+  if (numel_ == 0) return;
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  std::array<char*, kMaxOperands> ptrs = data_;
+  const std::size_t ndim = loop_shape_.size();
+  if (ndim == 0) {
+    static constexpr std::array<int64_t, kMaxOperands> kZeroStrides{};
+    loop(ptrs.data(), kZeroStrides.data(), 1);
+    return;
+  }
+  const int64_t* inner_strides = loop_strides_.data();
+  const int64_t inner = loop_shape_[0];
+  if (ndim == 1) {
+    loop(ptrs.data(), inner_strides, inner);
+    return;
+  }
+  DimVector counter(ndim, 0);
+  while (true) {
+    std::array<char*, kMaxOperands> run = ptrs;  // the loop may move its pointers
+    loop(run.data(), inner_strides, inner);
+    std::size_t d = 1;
+    for (; d < ndim; ++d) {
+      const int64_t* strides = loop_strides_.data() + d * nt;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += strides[arg];
+      if (++counter[d] < loop_shape_[d]) break;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= strides[arg] * loop_shape_[d];
+      counter[d] = 0;
+    }
+    if (d == ndim) return;
+  }
+}
+
+void TensorIteratorBase::serial_for_each(loop1d_t loop, int64_t begin, int64_t end) const {
+  if (begin >= end) return;
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  const std::size_t ndim = loop_shape_.size();
+  if (ndim == 0) {
+    for_each(loop);
+    return;
+  }
+  // The position of `begin` in every loop dimension, and the pointers there.
+  std::array<char*, kMaxOperands> ptrs = data_;
+  DimVector counter(ndim, 0);
+  int64_t rest = begin;
+  for (std::size_t d = 0; d < ndim; ++d) {
+    counter[d] = rest % loop_shape_[d];
+    rest /= loop_shape_[d];
+    const int64_t* strides = loop_strides_.data() + d * nt;
+    for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += counter[d] * strides[arg];
+  }
+  const int64_t* inner_strides = loop_strides_.data();
+  const int64_t inner = loop_shape_[0];
+  int64_t remaining = end - begin;
+  while (true) {
+    const int64_t n = std::min(inner - counter[0], remaining);
+    std::array<char*, kMaxOperands> run = ptrs;  // the loop may move its pointers
+    loop(run.data(), inner_strides, n);
+    remaining -= n;
+    if (remaining == 0) return;
+    // Back to the start of the innermost dimension, then one step in the next ones.
+    for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= counter[0] * inner_strides[arg];
+    counter[0] = 0;
+    for (std::size_t d = 1; d < ndim; ++d) {
+      const int64_t* strides = loop_strides_.data() + d * nt;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += strides[arg];
+      if (++counter[d] < loop_shape_[d]) break;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= strides[arg] * loop_shape_[d];
+      counter[d] = 0;
+    }
+  }
+}
+
+}  // namespace sops
