@@ -15,12 +15,10 @@
 #include <vector>
 
 #include "bench/libtorch_baseline.h"
+#include "bench/ops_library.h"
 #include "bench/timing.h"
 
 // SOPS_BENCH_OPS_DIR / SOPS_BENCH_OPS_NS: the library's header folder and namespace.
-#define SOPS_BENCH_STR2(x) #x
-#define SOPS_BENCH_STR(x) SOPS_BENCH_STR2(x)
-#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR/name)
 #include SOPS_BENCH_HEADER(CPUFunctions.h)
 #include SOPS_BENCH_HEADER(Functions.h)
 
@@ -28,15 +26,10 @@ namespace {
 
 namespace ops = SOPS_BENCH_OPS_NS;
 using sops_bench::escape;
+using sops_bench::filled;
 using sops_bench::flag;
 using sops_bench::ns_per_call;
 using sops_bench::Variant;
-
-sops::Tensor filled(float value) {
-  sops::Tensor t = sops::empty({1}, sops::TensorOptions());
-  *t.data_ptr<float>() = value;
-  return t;
-}
 
 }  // namespace
 

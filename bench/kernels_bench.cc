@@ -19,13 +19,11 @@
 #include <vector>
 
 #include "bench/libtorch_baseline.h"
+#include "bench/ops_library.h"
 #include "bench/timing.h"
 #include "bench/workloads.h"
 #include "runtime/parallel.h"
 
-#define SOPS_BENCH_STR2(x) #x
-#define SOPS_BENCH_STR(x) SOPS_BENCH_STR2(x)
-#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR/name)
 #include SOPS_BENCH_HEADER(Functions.h)
 
 namespace {
@@ -147,21 +145,6 @@ Prepared our_workload(const std::string& name) {
   return {};
 }
 
-// Comma-separated `--name=a,b` of the command line (empty: not given).
-std::vector<std::string> list_flag(int argc, char** argv, const char* name) {
-  std::vector<std::string> out;
-  const std::size_t len = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, len) != 0 || argv[i][len] != '=') continue;
-    std::string rest = argv[i] + len + 1;
-    for (std::size_t pos; (pos = rest.find(',')) != std::string::npos; rest.erase(0, pos + 1)) {
-      out.push_back(rest.substr(0, pos));
-    }
-    if (!rest.empty()) out.push_back(rest);
-  }
-  return out;
-}
-
 bool wanted(const std::vector<std::string>& only, const char* name) {
   if (only.empty()) return true;
   for (const std::string& o : only) {
@@ -181,7 +164,7 @@ int64_t calls_for(const Prepared& p) {
 int main(int argc, char** argv) {
   const int64_t rounds = sops_bench::flag(argc, argv, "--rounds", 7);
   const int64_t max_threads = sops_bench::flag(argc, argv, "--threads", 2);
-  const std::vector<std::string> only = list_flag(argc, argv, "--only");
+  const std::vector<std::string> only = sops_bench::list_flag(argc, argv, "--only");
   if (rounds < 1 || max_threads < 1) {
     std::fprintf(stderr,
                  "usage: kernels_bench [--rounds=R] [--threads=T] [--only=a,b] [--no-baseline=1]\n");

@@ -27,15 +27,13 @@
 #include <vector>
 
 #include "bench/libtorch_baseline.h"
+#include "bench/ops_library.h"
 #include "bench/timing.h"
 #include "runtime/operator_registry.h"
 #include "runtime/tensor.h"
 #include "runtime/value.h"
 
 // SOPS_BENCH_OPS_DIR / SOPS_BENCH_OPS_NS: the library's header folder and namespace.
-#define SOPS_BENCH_STR2(x) #x
-#define SOPS_BENCH_STR(x) SOPS_BENCH_STR2(x)
-#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR/name)
 #define SOPS_BENCH_CAT3_(a, b, c) a##b##c
 #define SOPS_BENCH_CAT3(a, b, c) SOPS_BENCH_CAT3_(a, b, c)
 #include SOPS_BENCH_HEADER(UnboxingFunctions.h)
@@ -44,6 +42,7 @@ namespace {
 
 namespace ops = SOPS_BENCH_OPS_NS;
 using sops_bench::escape;
+using sops_bench::filled;
 using sops_bench::flag;
 using sops_bench::ns_per_call;
 using sops_bench::Variant;
@@ -54,12 +53,6 @@ void register_library(sops::OperatorRegistry& registry) {
 }
 const char* const kRegisterName =
     SOPS_BENCH_STR(SOPS_BENCH_OPS_NS) "::register_" SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR) "_kernels";
-
-sops::Tensor filled(float value) {
-  sops::Tensor t = sops::empty({1}, sops::TensorOptions());
-  *t.data_ptr<float>() = value;
-  return t;
-}
 
 }  // namespace
 

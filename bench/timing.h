@@ -49,6 +49,21 @@ inline int64_t flag(int argc, char** argv, const char* name, int64_t fallback) {
   return fallback;
 }
 
+// Comma-separated `--name=a,b` of the command line (empty: not given).
+inline std::vector<std::string> list_flag(int argc, char** argv, const char* name) {
+  std::vector<std::string> out;
+  const std::size_t len = std::strlen(name);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], name, len) != 0 || argv[i][len] != '=') continue;
+    std::string rest = argv[i] + len + 1;
+    for (std::size_t pos; (pos = rest.find(',')) != std::string::npos; rest.erase(0, pos + 1)) {
+      out.push_back(rest.substr(0, pos));
+    }
+    if (!rest.empty()) out.push_back(rest);
+  }
+  return out;
+}
+
 // One contender of a benchmark: ns per call over that many calls, and its samples.
 struct Variant {
   std::string name;
