@@ -9,7 +9,8 @@
 //   if (sops::cpu_has_avx2()) loop_avx2(...); else loop_base(...);
 //
 // SOPS_CPU_CAPABILITY=default in the environment makes cpu_has_avx2() false, so the
-// portable clones can be tested and timed on any machine.
+// portable clones can be tested and timed on any machine. SOPS_CPU_CLONES below writes the
+// two clones and the choice between them.
 #pragma once
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -34,6 +35,44 @@
 #define SOPS_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define SOPS_ALWAYS_INLINE inline
+#endif
+
+// SOPS_CPU_CLONES(name, body): the clones of one hot loop and the function that runs the
+// right one. `body` names an always-inline function template whose template arguments
+// are deduced from the call. This defines name##_base (SOPS_KERNEL_BASE), on x86-64
+// name##_avx2 (SOPS_KERNEL_AVX2), and name(args...), which calls name##_avx2 when
+// cpu_has_avx2() and name##_base otherwise:
+//
+//   template <typename T>
+//   SOPS_ALWAYS_INLINE double sum_body(const T* p, int64_t n) { ... }
+//   SOPS_CPU_CLONES(sum_contiguous, sum_body)   // sum_contiguous(p, n)
+//
+// Arguments pass by value: pointers, numbers and small structs, never vectors (a vector
+// cannot cross between the two targets). SOPS_CPU_CLONES_WITH takes the two attribute
+// sets, for loops that want more than SOPS_KERNEL_BASE / SOPS_KERNEL_AVX2 give.
+#define SOPS_CPU_CLONES(name, body) \
+  SOPS_CPU_CLONES_WITH(name, body, SOPS_KERNEL_BASE, SOPS_KERNEL_AVX2)
+#if SOPS_HAVE_AVX2_CLONES
+#define SOPS_CPU_CLONES_WITH(name, body, base_attributes, avx2_attributes) \
+  template <typename... A>                                                   \
+  base_attributes auto name##_base(A... a) {                                 \
+    return body(a...);                                                       \
+  }                                                                          \
+  template <typename... A>                                                   \
+  avx2_attributes auto name##_avx2(A... a) {                                 \
+    return body(a...);                                                       \
+  }                                                                          \
+  template <typename... A>                                                   \
+  auto name(A... a) {                                                        \
+    if (::sops::cpu_has_avx2()) return name##_avx2(a...);                    \
+    return name##_base(a...);                                                \
+  }
+#else
+#define SOPS_CPU_CLONES_WITH(name, body, base_attributes, avx2_attributes) \
+  template <typename... A>                                                   \
+  base_attributes auto name(A... a) {                                        \
+    return body(a...);                                                       \
+  }
 #endif
 
 namespace sops {

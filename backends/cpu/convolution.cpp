@@ -273,16 +273,7 @@ SOPS_ALWAYS_INLINE void depthwise_plane_any(const Conv2d& c, const T* plane, con
   }
 }
 
-template <typename T>
-SOPS_KERNEL_BASE void depthwise_plane_base(const Conv2d& c, const T* plane, const T* wk, T* out) {
-  depthwise_plane_any(c, plane, wk, out);
-}
-#if SOPS_HAVE_AVX2_CLONES
-template <typename T>
-SOPS_KERNEL_AVX2 void depthwise_plane_avx2(const Conv2d& c, const T* plane, const T* wk, T* out) {
-  depthwise_plane_any(c, plane, wk, out);
-}
-#endif
+SOPS_CPU_CLONES(depthwise_plane, depthwise_plane_any)
 
 // groups == in_channels: a direct loop per output plane (im2col would only copy).
 template <typename T>
@@ -296,13 +287,7 @@ void depthwise(const Conv2d& c, const T* x, const T* w, T* y) {
       const T* plane = x + (n * c.in_c + oc / mult) * c.in_h * c.in_w;
       const T* wk = w + oc * c.kH * c.kW;
       T* out = y + p * ohw;
-#if SOPS_HAVE_AVX2_CLONES
-      if (cpu_has_avx2()) {
-        depthwise_plane_avx2(c, plane, wk, out);
-        continue;
-      }
-#endif
-      depthwise_plane_base(c, plane, wk, out);
+      depthwise_plane(c, plane, wk, out);
     }
   });
 }

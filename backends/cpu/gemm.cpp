@@ -163,37 +163,8 @@ SOPS_ALWAYS_INLINE void few_rows_body(int64_t m, int64_t n, int64_t k, T alpha,
   }
 }
 
-template <typename T>
-SOPS_GEMM_BASE void macro_kernel_base(int64_t mc, int64_t nc, int64_t kc, const T* ap,
-                                      const T* bp, T alpha, T beta, MatrixArg<T> c) {
-  macro_kernel_body<T>(mc, nc, kc, ap, bp, alpha, beta, c);
-}
-template <typename T>
-SOPS_GEMM_BASE void few_rows_base(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
-                                  MatrixArg<const T> b, T beta, MatrixArg<T> c) {
-  few_rows_body<T>(m, n, k, alpha, a, b, beta, c);
-}
-#if SOPS_HAVE_AVX2_CLONES
-template <typename T>
-SOPS_GEMM_AVX2 void macro_kernel_avx2(int64_t mc, int64_t nc, int64_t kc, const T* ap,
-                                      const T* bp, T alpha, T beta, MatrixArg<T> c) {
-  macro_kernel_body<T>(mc, nc, kc, ap, bp, alpha, beta, c);
-}
-template <typename T>
-SOPS_GEMM_AVX2 void few_rows_avx2(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
-                                  MatrixArg<const T> b, T beta, MatrixArg<T> c) {
-  few_rows_body<T>(m, n, k, alpha, a, b, beta, c);
-}
-#endif
-
-template <typename T>
-void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const T* ap, const T* bp, T alpha, T beta,
-                  MatrixArg<T> c) {
-#if SOPS_HAVE_AVX2_CLONES
-  if (cpu_has_avx2()) return macro_kernel_avx2<T>(mc, nc, kc, ap, bp, alpha, beta, c);
-#endif
-  macro_kernel_base<T>(mc, nc, kc, ap, bp, alpha, beta, c);
-}
+SOPS_CPU_CLONES_WITH(macro_kernel, macro_kernel_body, SOPS_GEMM_BASE, SOPS_GEMM_AVX2)
+SOPS_CPU_CLONES_WITH(few_rows, few_rows_body, SOPS_GEMM_BASE, SOPS_GEMM_AVX2)
 
 // A[0:mc, 0:kc] into panels of MR rows: panel r holds, for each p, rows r*MR.. of
 // column p (zero past row mc).
@@ -252,7 +223,7 @@ void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64
               MatrixArg<const T>{a.data + i0 * a.row_stride + p0 * a.col_stride, a.row_stride,
                                  a.col_stride},
               ap);
-    macro_kernel<T>(mc, nc, kc, ap, bp, alpha, beta,
+    macro_kernel(mc, nc, kc, static_cast<const T*>(ap), bp, alpha, beta,
                     MatrixArg<T>{c.data + i0 * c.row_stride + j0 * c.col_stride, c.row_stride,
                                  c.col_stride});
   }
@@ -277,13 +248,10 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, Matrix
   }
   // Few rows, or a B small enough to stay in L1/L2 while every row of C reads it: no
   // packing (measured faster on both sides of these limits; bench/kernels_bench).
-  const bool few_rows =
+  const bool unpacked =
       m <= 4 || (m <= 32 && k * n * static_cast<int64_t>(sizeof(T)) <= (int64_t{64} << 10));
-  if (few_rows && b.col_stride == 1 && c.col_stride == 1) {
-#if SOPS_HAVE_AVX2_CLONES
-    if (cpu_has_avx2()) return few_rows_avx2<T>(m, n, k, alpha, a, b, beta, c);
-#endif
-    return few_rows_base<T>(m, n, k, alpha, a, b, beta, c);
+  if (unpacked && b.col_stride == 1 && c.col_stride == 1) {
+    return few_rows(m, n, k, alpha, a, b, beta, c);
   }
   // Split rows over the threads in whole MR tiles, when there is enough work.
   const int64_t tiles = (m + B::kMR - 1) / B::kMR;

@@ -55,36 +55,14 @@ SOPS_ALWAYS_INLINE double sum_contiguous_body(const T* p, int64_t n) {
   return total;
 }
 
-template <typename T>
-SOPS_KERNEL_BASE double sum_contiguous_base(const T* p, int64_t n) {
-  return sum_contiguous_body(p, n);
-}
-#if SOPS_HAVE_AVX2_CLONES
-template <typename T>
-SOPS_KERNEL_AVX2 double sum_contiguous_avx2(const T* p, int64_t n) {
-  return sum_contiguous_body(p, n);
-}
-#endif
-
-template <typename T>
-double sum_contiguous(const T* p, int64_t n) {
-#if SOPS_HAVE_AVX2_CLONES
-  if (cpu_has_avx2()) return sum_contiguous_avx2(p, n);
-#endif
-  return sum_contiguous_base(p, n);
-}
+SOPS_CPU_CLONES(sum_contiguous, sum_contiguous_body)
 
 // acc[j] += row[j], vectorized by the compiler in each clone.
 template <typename A, typename T>
 SOPS_ALWAYS_INLINE void add_row_body(A* __restrict acc, const T* __restrict row, int64_t n) {
   for (int64_t j = 0; j < n; ++j) acc[j] += static_cast<A>(row[j]);
 }
-template <typename A, typename T>
-SOPS_KERNEL_BASE void add_row_base(A* acc, const T* row, int64_t n) { add_row_body(acc, row, n); }
-#if SOPS_HAVE_AVX2_CLONES
-template <typename A, typename T>
-SOPS_KERNEL_AVX2 void add_row_avx2(A* acc, const T* row, int64_t n) { add_row_body(acc, row, n); }
-#endif
+SOPS_CPU_CLONES(add_row, add_row_body)
 
 // Sum of T into T (after conversion to the output dtype); `divisor` 1 for sum, the
 // element count for mean.
@@ -111,10 +89,7 @@ struct SumReducer {
   }
   void fold_row(acc_t* acc, const T* row, int64_t n) const {
     if constexpr (kFloating<T>) {
-#if SOPS_HAVE_AVX2_CLONES
-      if (cpu_has_avx2()) return add_row_avx2(acc, row, n);
-#endif
-      return add_row_base(acc, row, n);
+      add_row(acc, row, n);
     } else {
       for (int64_t j = 0; j < n; ++j) acc[j] = combine(acc[j], static_cast<acc_t>(row[j]));
     }

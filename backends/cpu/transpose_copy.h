@@ -76,28 +76,7 @@ SOPS_ALWAYS_INLINE void transpose_tiles_body(T* out, const T* src, int64_t rows,
   }
 }
 
-template <typename T>
-SOPS_KERNEL_BASE void transpose_tiles_base(T* out, const T* src, int64_t rows, int64_t cols,
-                                           int64_t out_row, int64_t src_col) {
-  transpose_tiles_body(out, src, rows, cols, out_row, src_col);
-}
-#if SOPS_HAVE_AVX2_CLONES
-template <typename T>
-SOPS_KERNEL_AVX2 void transpose_tiles_avx2(T* out, const T* src, int64_t rows, int64_t cols,
-                                           int64_t out_row, int64_t src_col) {
-  transpose_tiles_body(out, src, rows, cols, out_row, src_col);
-}
-#endif
-
-template <typename T>
-void transpose_tiles(T* out, const T* src, int64_t rows, int64_t cols, int64_t out_row,
-                     int64_t src_col) {
-#if SOPS_HAVE_AVX2_CLONES
-  if (cpu_has_avx2()) return transpose_tiles_avx2(out, src, rows, cols, out_row, src_col);
-#endif
-  transpose_tiles_base(out, src, rows, cols, out_row, src_col);
-}
-
+SOPS_CPU_CLONES(transpose_tiles, transpose_tiles_body)
 
 }  // namespace detail
 
