@@ -41,8 +41,11 @@ Tensor input(int index, sops::IntArrayRef sizes) {
 }
 
 double sum_of(const Tensor& t) {
-  const Tensor c = t.is_contiguous() ? t : ops::empty(t.sizes());
-  if (!t.is_contiguous()) ops::copy_(const_cast<Tensor&>(c), t);
+  Tensor c = t;
+  if (!t.is_contiguous()) {
+    c = ops::empty(t.sizes());
+    ops::copy_(c, t);
+  }
   double s = 0;
   const float* p = c.data_ptr<float>();
   for (int64_t i = 0; i < c.numel(); ++i) s += p[i];

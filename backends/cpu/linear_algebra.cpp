@@ -38,21 +38,6 @@ Matrix<T> matrix_of(const Tensor& t) {
   return Matrix<T>{t.data_ptr<T>(), strides[0], strides[1]};
 }
 
-// The bytes a tensor's elements span.
-std::pair<const char*, const char*> byte_range(const Tensor& t) {
-  const char* begin = static_cast<const char*>(t.data_ptr());
-  int64_t last = 0;
-  for (int64_t d = 0; d < t.dim(); ++d) last += (t.size(d) - 1) * t.stride(d);
-  return {begin, begin + (last + 1) * static_cast<int64_t>(t.itemsize())};
-}
-
-bool overlaps(const Tensor& a, const Tensor& b) {
-  if (a.numel() == 0 || b.numel() == 0) return false;
-  const auto [a0, a1] = byte_range(a);
-  const auto [b0, b1] = byte_range(b);
-  return a0 < b1 && b0 < a1;
-}
-
 // The float32/float64 path: self (broadcast) copied into out unless it is out, then
 // out = beta * out + alpha * mat1 @ mat2 by the GEMM.
 template <typename T>
@@ -61,9 +46,9 @@ void addmm_gemm(const Tensor& out, const Tensor& self, const Tensor& mat1, const
   const int64_t m = mat1.size(0);
   const int64_t k = mat1.size(1);
   const int64_t n = mat2.size(1);
-  // The GEMM writes C while it reads A and B: an out that shares memory with them gets
+  // The GEMM writes C while it reads A and B: an out that shares storage with them gets
   // the result through a temporary.
-  if (overlaps(out, mat1) || overlaps(out, mat2)) {
+  if (out.is_alias_of(mat1) || out.is_alias_of(mat2)) {
     Tensor tmp = sops::empty({m, n}, out.options());
     if (beta != T(0)) {
       const Matrix<T> z = matrix_of<T>(self);
