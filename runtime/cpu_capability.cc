@@ -4,9 +4,8 @@
 #include <cstring>
 
 namespace sops {
-namespace {
 
-bool detect_avx2() {
+bool detect_cpu_avx2() {
   const char* env = std::getenv("SOPS_CPU_CAPABILITY");
   if (env != nullptr && std::strcmp(env, "default") == 0) return false;
 #if SOPS_HAVE_AVX2_CLONES
@@ -15,13 +14,6 @@ bool detect_avx2() {
 #else
   return false;
 #endif
-}
-
-}  // namespace
-
-bool cpu_has_avx2() {
-  static const bool has = detect_avx2();
-  return has;
 }
 
 }  // namespace sops

@@ -77,8 +77,15 @@
 
 namespace sops {
 
-// True on an x86-64 CPU with AVX2 and FMA, unless SOPS_CPU_CAPABILITY=default.
-bool cpu_has_avx2();
+// What cpu_has_avx2() returns: reads the CPU and the environment (once).
+bool detect_cpu_avx2();
+
+// True on an x86-64 CPU with AVX2 and FMA, unless SOPS_CPU_CAPABILITY=default. Inline:
+// the loops ask once per run of elements, and the answer is a load and a branch.
+inline bool cpu_has_avx2() {
+  static const bool has = detect_cpu_avx2();
+  return has;
+}
 
 // kBytes of T as one value of the compiler's portable vector extension. 32 bytes are one
 // AVX register in an AVX2 clone and two SSE or NEON registers elsewhere; 16 bytes are one
