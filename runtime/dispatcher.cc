@@ -43,7 +43,24 @@ std::string demangle(const std::type_info& type) {
   return type.name();
 }
 
+std::atomic<CallObserver> g_call_observer{nullptr};
+
+namespace {
+thread_local int t_call_depth = 0;
+}  // namespace
+
+ObservedCall::ObservedCall(CallObserver observer, const OperatorEntry& entry) {
+  ++t_call_depth;
+  observer(entry.name(), t_call_depth);
+}
+
+ObservedCall::~ObservedCall() { --t_call_depth; }
+
 }  // namespace detail
+
+CallObserver set_call_observer(CallObserver observer) {
+  return detail::g_call_observer.exchange(observer);
+}
 
 // ---------------------------------------------------------------------------------
 // OperatorEntry: the cold paths of a call.

@@ -85,6 +85,29 @@ std::string demangle(const std::type_info& type);
 
 }  // namespace detail
 
+// Observing calls (what `lite_runtime trace` records): while an observer is set, every
+// call through a TypedOperatorHandle reports the operator's name and its nesting
+// depth on the calling thread (1: called from outside any operator; 2: from inside
+// the kernel of a depth-1 call; ...). Without one, a call costs one relaxed load more.
+using CallObserver = void (*)(const std::string& op, int depth);
+// Sets the process-wide observer (nullptr: none); returns the previous one.
+CallObserver set_call_observer(CallObserver observer);
+
+namespace detail {
+
+extern std::atomic<CallObserver> g_call_observer;
+
+// Reports a call and counts the depth while the kernel runs.
+class ObservedCall {
+ public:
+  ObservedCall(CallObserver observer, const OperatorEntry& entry);
+  ~ObservedCall();
+  ObservedCall(const ObservedCall&) = delete;
+  ObservedCall& operator=(const ObservedCall&) = delete;
+};
+
+}  // namespace detail
+
 template <typename Signature>
 class TypedOperatorHandle;
 
@@ -104,6 +127,11 @@ class TypedOperatorHandle<R(Args...)> {
     }
     const ErasedKernel fn = entry_->lookup(key);
     if (SOPS_UNLIKELY(fn == nullptr)) entry_->throw_no_kernel(key);
+    if (const CallObserver observer = detail::g_call_observer.load(std::memory_order_relaxed);
+        SOPS_UNLIKELY(observer != nullptr)) {
+      const detail::ObservedCall observed(observer, *entry_);
+      return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
+    }
     return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
   }
   R operator()(Args... args) const { return call(std::forward<Args>(args)...); }

@@ -1,0 +1,194 @@
+#include "lite/cli.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lite/interpreter.h"
+#include "lite/npy.h"
+#include "lite/op_trace.h"
+#include "lite/shapes.h"
+#include "runtime/parallel.h"
+
+namespace sops::lite {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: lite_runtime <command> MODEL_FILE [options]\n"
+    "\n"
+    "commands:\n"
+    "  run MODEL_FILE --input A.npy [--input B.npy ...] --output-dir DIR\n"
+    "        run the model; write its outputs to DIR/out0.npy, DIR/out1.npy, ...\n"
+    "  ops MODEL_FILE\n"
+    "        the model's operators, one namespace::name.overload a line, sorted\n"
+    "  trace MODEL_FILE --input A.npy [...] -o selected_operators.yaml\n"
+    "        run the model recording every operator executed, including those called\n"
+    "        from inside other kernels, and write them in PyTorch's selected_operators.yaml\n"
+    "  shapes MODEL_FILE [--input A.npy ...]\n"
+    "        run the graph on Meta tensors (no data, no kernels): every value's dtype and\n"
+    "        shape, and the peak activation memory; without --input, the exported shapes\n"
+    "\n"
+    "options:\n"
+    "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n";
+
+class UsageError : public std::exception {
+ public:
+  explicit UsageError(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
+};
+
+struct Options {
+  std::string command;
+  std::string model;
+  std::vector<std::string> inputs;
+  std::string output_dir;
+  std::string output_file;
+  int threads = 0;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  auto value = [&](std::size_t& k) -> std::string {
+    if (k + 1 >= args.size()) throw UsageError(std::string(args[k]) + " needs a value");
+    return std::string(args[++k]);
+  };
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string_view a = args[k];
+    if (a == "--input" || a == "-i") {
+      o.inputs.push_back(value(k));
+    } else if (a == "--output-dir") {
+      o.output_dir = value(k);
+    } else if (a == "-o" || a == "--output") {
+      o.output_file = value(k);
+    } else if (a == "--threads") {
+      const std::string v = value(k);
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || n < 1 || n > 1024) {
+        throw UsageError("--threads needs a positive number, got '" + v + "'");
+      }
+      o.threads = static_cast<int>(n);
+    } else if (a == "-h" || a == "--help") {
+      o.command = "help";
+      return o;
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("unknown option " + std::string(a));
+    } else if (o.command.empty()) {
+      o.command = a;
+    } else if (o.model.empty()) {
+      o.model = a;
+    } else {
+      throw UsageError("unexpected argument '" + std::string(a) + "'");
+    }
+  }
+  if (o.command.empty()) throw UsageError("no command given");
+  static const std::set<std::string> kCommands = {"run", "ops", "trace", "shapes"};
+  if (!kCommands.count(o.command)) throw UsageError("unknown command '" + o.command + "'");
+  if (o.model.empty()) throw UsageError(o.command + " needs a MODEL_FILE");
+  if (o.command == "run" && o.output_dir.empty()) throw UsageError("run needs --output-dir DIR");
+  if (o.command == "trace" && o.output_file.empty()) throw UsageError("trace needs -o FILE");
+  if ((o.command == "run" || o.command == "trace") && o.inputs.empty()) {
+    throw UsageError(o.command + " needs the model's inputs (--input A.npy, one per input)");
+  }
+  return o;
+}
+
+std::vector<Tensor> read_inputs(const Options& o) {
+  std::vector<Tensor> inputs;
+  for (const std::string& path : o.inputs) inputs.push_back(read_npy(path));
+  return inputs;
+}
+
+// The model's own input shapes (for `shapes` without --input), as Meta tensors.
+std::vector<Tensor> exported_inputs(const Model& model) {
+  std::vector<Tensor> inputs;
+  for (const Input& in : model.inputs) {
+    inputs.push_back(empty(in.desc.sizes, TensorOptions(in.desc.dtype).device(kMeta)));
+  }
+  return inputs;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw Error(path + ": cannot write the file");
+}
+
+int run_command(const Options& o) {
+  if (o.threads > 0) set_num_threads(o.threads);
+  const std::shared_ptr<const Model> model = read_model_file(o.model);
+
+  if (o.command == "ops") {
+    std::set<std::string> ops(model->operators.begin(), model->operators.end());
+    for (const std::string& op : ops) std::cout << op << "\n";
+    return 0;
+  }
+
+  const Program program(model);
+  if (o.command == "shapes") {
+    const std::vector<Tensor> inputs = o.inputs.empty() ? exported_inputs(*model) : read_inputs(o);
+    std::cout << format_shapes(compute_shapes(program, inputs));
+    return 0;
+  }
+
+  const std::vector<Tensor> inputs = read_inputs(o);
+  program.check_inputs(inputs);
+  if (o.command == "trace") {
+    const OperatorTrace trace;
+    program.run(inputs);
+    const std::string name = std::filesystem::path(o.model).filename().string();
+    write_file(o.output_file, trace.selected_operators_yaml(program, name));
+    return 0;
+  }
+
+  // run
+  const std::vector<Tensor> outputs = program.run(inputs);
+  std::error_code ec;
+  std::filesystem::create_directories(o.output_dir, ec);
+  if (ec) throw Error(o.output_dir + ": cannot create the output folder: " + ec.message());
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    write_npy((std::filesystem::path(o.output_dir) / ("out" + std::to_string(k) + ".npy")).string(),
+              outputs[k]);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  Options options;
+  try {
+    options = parse(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "lite_runtime: error: " << e.what() << "\n\n" << kUsage;
+    return 2;
+  }
+  if (options.command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  try {
+    return run_command(options);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "lite_runtime: error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "lite_runtime: error: " << e.what() << "\n";
+  }
+  return 1;
+}
+
+}  // namespace sops::lite

@@ -1,0 +1,292 @@
+#include "lite/interpreter.h"
+
+#include <algorithm>
+#include <exception>
+#include <new>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include "runtime/tensor_impl.h"
+
+namespace sops::lite {
+
+namespace {
+
+std::string missing_message(const std::string& source, const std::vector<std::string>& names) {
+  std::ostringstream os;
+  os << source << " needs " << names.size() << " operator" << (names.size() == 1 ? "" : "s")
+     << " that this runtime does not have:\n";
+  for (const std::string& n : names) os << "  " << n << "\n";
+  os << "Build a runtime that has them: add each to the operators your runtime is built with "
+        "(selected_operators.yaml, as `lite_runtime ops` or `lite_runtime trace` writes it), "
+        "or, for an operator no library declares, declare it in your native_functions.yaml "
+        "with its PyTorch schema and write its kernel.";
+  return os.str();
+}
+
+// The boxed value of a constant argument; tensors are left undefined (filled per run).
+Value to_value(const Arg& a) {
+  switch (a.tag) {
+    case Arg::Tag::None: return Value();
+    case Arg::Tag::Slot: return Value(Tensor());
+    case Arg::Tag::Int: return Value(a.i);
+    case Arg::Tag::Double: return Value(a.d);
+    case Arg::Tag::Bool: return Value(a.i != 0);
+    case Arg::Tag::String: return Value(a.s);
+    case Arg::Tag::IntList: return Value(a.ints);
+    case Arg::Tag::DoubleList: return Value(a.doubles);
+    case Arg::Tag::BoolList: return Value(std::vector<bool>(a.ints.begin(), a.ints.end()));
+    case Arg::Tag::TensorList: return Value(std::vector<Tensor>(a.slots.size()));
+    case Arg::Tag::OptionalTensorList:
+      return Value(std::vector<std::optional<Tensor>>(a.slots.size()));
+    case Arg::Tag::ScalarType: return Value(static_cast<ScalarType>(a.i));
+    case Arg::Tag::Layout: return Value(static_cast<Layout>(a.i));
+    case Arg::Tag::Device:
+      return Value(Device(static_cast<DeviceType>(a.i), static_cast<Device::Index>(a.device_index)));
+    case Arg::Tag::MemoryFormat: return Value(static_cast<MemoryFormat>(a.i));
+  }
+  return Value();
+}
+
+// A CPU tensor over a constant's bytes inside the model file, sharing the file's buffer.
+Tensor constant_tensor(const Model& model, const Constant& c) {
+  auto* keep = new std::shared_ptr<const std::byte>(model.bytes());
+  DataPtr data(const_cast<std::byte*>(c.data), keep,
+               [](void* ctx) { delete static_cast<std::shared_ptr<const std::byte>*>(ctx); },
+               Device(kCPU));
+  Storage storage = Storage::wrap(std::move(data), c.desc.nbytes());
+  auto impl = std::make_shared<TensorImpl>(std::move(storage), c.desc.dtype, Device(kCPU));
+  impl->set_sizes_contiguous(c.desc.sizes);
+  return Tensor(std::move(impl));
+}
+
+bool matches(const Tensor& t, const TensorDesc& d) {
+  return t.defined() && t.scalar_type() == d.dtype &&
+         std::equal(t.sizes().begin(), t.sizes().end(), d.sizes.begin(), d.sizes.end());
+}
+
+std::string describe(const Tensor& t) {
+  if (!t.defined()) return "undefined";
+  TensorDesc d;
+  d.dtype = t.scalar_type();
+  d.sizes.assign(t.sizes().begin(), t.sizes().end());
+  return d.str();
+}
+
+}  // namespace
+
+MissingOperatorsError::MissingOperatorsError(const std::string& source, std::vector<std::string> names)
+    : Error(missing_message(source, names)), names_(std::move(names)) {}
+
+Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& registry)
+    : model_(std::move(model)) {
+  const Model& m = *model_;
+
+  // Every operator, looked up once; all the missing ones reported together.
+  std::vector<const RegisteredOperator*> ops;
+  std::vector<std::string> missing;
+  ops.reserve(m.operators.size());
+  for (const std::string& name : m.operators) {
+    const RegisteredOperator* op = registry.find(name);
+    if (op == nullptr) missing.push_back(name);
+    ops.push_back(op);
+  }
+  if (!missing.empty()) {
+    std::sort(missing.begin(), missing.end());
+    missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+    throw MissingOperatorsError(m.source, std::move(missing));
+  }
+
+  // Each node's stack, converted and checked against the schema once.
+  std::vector<std::size_t> last_use(m.num_values, 0);
+  std::vector<bool> read(m.num_values, false);
+  nodes_.reserve(m.nodes.size());
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    const Node& node = m.nodes[i];
+    BoundNode b;
+    b.op = ops[node.op];
+    const FunctionSchema& schema = b.op->schema();
+    b.args.reserve(schema.arguments.size());
+    for (std::size_t a = 0; a < node.args.size(); ++a) {
+      const Arg& arg = node.args[a];
+      b.args.push_back(to_value(arg));
+      const auto pos = static_cast<uint32_t>(a);
+      if (arg.tag == Arg::Tag::Slot) {
+        b.tensors.push_back({pos, {arg.slot}, TensorUse::Kind::One});
+      } else if (arg.tag == Arg::Tag::TensorList) {
+        b.tensors.push_back({pos, arg.slots, TensorUse::Kind::List});
+      } else if (arg.tag == Arg::Tag::OptionalTensorList) {
+        b.tensors.push_back({pos, arg.slots, TensorUse::Kind::OptionalList});
+      }
+    }
+    try {
+      b.op->check_arguments(b.args);
+    } catch (const Error& e) {
+      rethrow_in_node(i, e);
+    }
+    for (std::size_t a = 0; a < schema.arguments.size(); ++a) {
+      if (schema.arguments[a].type.kind == TypeSchema::Kind::Device) {
+        b.device_args.push_back(static_cast<uint32_t>(a));
+      }
+    }
+    // The outputs: one per return, or the elements of one Tensor[] return.
+    const auto& returns = schema.returns;
+    if (node.unpack) {
+      if (returns.size() != 1 || !returns[0].type.list || returns[0].type.kind != TypeSchema::Kind::Tensor) {
+        rethrow_in_node(i, Error("the model unpacks its result as a Tensor[], but the schema returns " +
+                                 std::to_string(returns.size()) + " value(s): " + schema.str()));
+      }
+    } else if (returns.size() != node.outs.size()) {
+      rethrow_in_node(i, Error("the model expects " + std::to_string(node.outs.size()) +
+                               " result(s), but the schema returns " +
+                               std::to_string(returns.size()) + ": " + schema.str()));
+    }
+    for (const TensorUse& use : b.tensors) {
+      for (uint32_t s : use.slots) {
+        if (s == kNoSlot) continue;
+        last_use[s] = i;
+        read[s] = true;
+      }
+    }
+    for (uint32_t s : node.outs) last_use[s] = i;  // a result nobody reads dies at once
+    nodes_.push_back(std::move(b));
+  }
+
+  keep_.assign(m.num_values, false);
+  for (const Output& o : m.outputs) keep_[o.slot] = true;
+  for (uint32_t s = 0; s < m.num_values; ++s) {
+    if (!keep_[s] && (read[s] || !m.nodes.empty())) {
+      // Inputs and constants read by no node die after the first node.
+      nodes_[last_use[s]].release_after.push_back(s);
+    }
+  }
+
+  constants_.reserve(m.constants.size());
+  meta_constants_.reserve(m.constants.size());
+  for (const Constant& c : m.constants) {
+    constants_.push_back(constant_tensor(m, c));
+    meta_constants_.push_back(empty(c.desc.sizes, TensorOptions(c.desc.dtype).device(kMeta)));
+  }
+}
+
+void Program::rethrow_in_node(std::size_t i, const Error& e) const {
+  const Node& node = model_->nodes[i];
+  throw Error(model_->source + ": node '" + node.name + "' (" + model_->operators[node.op] +
+              "): " + e.what());
+}
+
+void Program::check_inputs(const std::vector<Tensor>& inputs) const {
+  const auto& want = model_->inputs;
+  if (inputs.size() != want.size()) {
+    std::ostringstream os;
+    os << model_->source << " takes " << want.size() << " input" << (want.size() == 1 ? "" : "s")
+       << " (";
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      os << (k ? ", " : "") << want[k].name << ": " << want[k].desc.str();
+    }
+    os << ") but " << inputs.size() << (inputs.size() == 1 ? " was" : " were") << " given";
+    throw Error(os.str());
+  }
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    if (!matches(inputs[k], want[k].desc)) {
+      throw Error(model_->source + ": input " + std::to_string(k) + " ('" + want[k].name +
+                  "') must be " + want[k].desc.str() + " (the shape the model was exported for) but is " +
+                  describe(inputs[k]));
+    }
+  }
+}
+
+std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs, const NodeObserver& observer) const {
+  check_inputs(inputs);
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    if (!inputs[k].device().is_cpu()) {
+      throw Error(model_->source + ": input " + std::to_string(k) + " ('" + model_->inputs[k].name +
+                  "') must be on cpu, not " + inputs[k].device().str());
+    }
+  }
+  std::vector<Value> slots(model_->num_values);
+  for (std::size_t k = 0; k < constants_.size(); ++k) slots[model_->constants[k].slot] = constants_[k];
+  for (std::size_t k = 0; k < inputs.size(); ++k) slots[model_->inputs[k].slot] = inputs[k];
+  return execute(std::move(slots), /*meta=*/false, observer);
+}
+
+std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs, const NodeObserver& observer) const {
+  check_inputs(inputs);
+  std::vector<Value> slots(model_->num_values);
+  for (std::size_t k = 0; k < meta_constants_.size(); ++k) {
+    slots[model_->constants[k].slot] = meta_constants_[k];
+  }
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    slots[model_->inputs[k].slot] = empty(inputs[k].sizes(), inputs[k].options().device(kMeta));
+  }
+  return execute(std::move(slots), /*meta=*/true, observer);
+}
+
+std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, const NodeObserver& observer) const {
+  const Model& m = *model_;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const BoundNode& b = nodes_[i];
+    const Node& node = m.nodes[i];
+    Stack stack = b.args;
+    try {
+      for (const TensorUse& use : b.tensors) {
+        Value& v = stack[use.arg];
+        switch (use.kind) {
+          case TensorUse::Kind::One: v = slots[use.slots[0]].to_tensor(); break;
+          case TensorUse::Kind::List: {
+            auto& list = *v.get_if<std::vector<Tensor>>();
+            for (std::size_t k = 0; k < list.size(); ++k) list[k] = slots[use.slots[k]].to_tensor();
+            break;
+          }
+          case TensorUse::Kind::OptionalList: {
+            auto& list = *v.get_if<std::vector<std::optional<Tensor>>>();
+            for (std::size_t k = 0; k < list.size(); ++k) {
+              if (use.slots[k] != kNoSlot) list[k] = slots[use.slots[k]].to_tensor();
+            }
+            break;
+          }
+        }
+      }
+      if (meta) {
+        for (uint32_t d : b.device_args) stack[d] = Value(Device(kMeta));
+      }
+      b.op->kernel()(stack);
+      if (node.unpack) {
+        std::vector<Tensor> list = stack.at(0).to_tensor_list();
+        if (list.size() != node.outs.size()) {
+          throw Error("returned " + std::to_string(list.size()) + " tensors where the model expects " +
+                      std::to_string(node.outs.size()) + " (was it exported for other input shapes?)");
+        }
+        for (std::size_t k = 0; k < list.size(); ++k) slots[node.outs[k]] = std::move(list[k]);
+      } else {
+        if (stack.size() != node.outs.size()) {
+          throw Error("returned " + std::to_string(stack.size()) + " values where the model expects " +
+                      std::to_string(node.outs.size()));
+        }
+        for (std::size_t k = 0; k < stack.size(); ++k) slots[node.outs[k]] = std::move(stack[k]);
+      }
+    } catch (const Error& e) {
+      rethrow_in_node(i, e);
+    } catch (const std::bad_alloc&) {
+      rethrow_in_node(i, Error("out of memory"));
+    } catch (const std::exception& e) {
+      rethrow_in_node(i, Error(e.what()));
+    }
+    if (observer) observer(i, slots);
+    for (uint32_t s : b.release_after) slots[s] = Value();
+  }
+
+  std::vector<Tensor> outputs;
+  outputs.reserve(m.outputs.size());
+  for (const Output& o : m.outputs) {
+    if (!slots[o.slot].is_tensor()) {
+      throw Error(m.source + ": output '" + o.name + "' is a " + std::string(slots[o.slot].type_name()) +
+                  ", not a tensor");
+    }
+    outputs.push_back(slots[o.slot].to_tensor());
+  }
+  return outputs;
+}
+
+}  // namespace sops::lite

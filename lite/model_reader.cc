@@ -1,0 +1,442 @@
+// Reads lite/FORMAT.md. Every read goes through Cursor, which checks the bytes left
+// first; every count is checked against the bytes left before anything is reserved
+// (each counted item takes at least one byte), so a damaged count fails cleanly.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <sstream>
+#include <vector>
+
+#include "lite/model.h"
+
+namespace sops::lite {
+
+namespace {
+
+class Cursor {
+ public:
+  Cursor(const Model& model, const std::byte* data, std::size_t size, std::size_t begin,
+         std::size_t end)
+      : model_(model), data_(data), size_(size), pos_(begin), end_(end) {}
+
+  std::size_t pos() const { return pos_; }
+  std::size_t left() const { return end_ - pos_; }
+
+  template <typename... Args>
+  [[noreturn]] void fail(const Args&... args) const {
+    fail_at(pos_, args...);
+  }
+  template <typename... Args>
+  [[noreturn]] void fail_at(std::size_t offset, const Args&... args) const {
+    std::ostringstream os;
+    os << model_.source << ": byte " << offset << ": ";
+    (os << ... << args);
+    os << " (the file is damaged, or was not written by selective/export_model.py; see "
+          "lite/FORMAT.md)";
+    throw ModelError(os.str());
+  }
+
+  void need(std::size_t n, const char* what) const {
+    if (n > left()) fail(what, " needs ", n, " bytes but ", left(), " are left");
+  }
+  template <typename T>
+  T fixed(const char* what) {
+    need(sizeof(T), what);
+    T v;
+    std::memcpy(&v, data_ + pos_, sizeof(T));  // the format and the targets are little-endian
+    pos_ += sizeof(T);
+    return v;
+  }
+  uint8_t u8(const char* what) { return fixed<uint8_t>(what); }
+  uint32_t u32(const char* what) { return fixed<uint32_t>(what); }
+  uint64_t u64(const char* what) { return fixed<uint64_t>(what); }
+  int64_t i64(const char* what) { return fixed<int64_t>(what); }
+  double f64(const char* what) { return fixed<double>(what); }
+
+  // A count of items of at least `min_item_bytes` bytes each.
+  uint32_t count(const char* what, std::size_t min_item_bytes) {
+    const std::size_t at = pos_;
+    const uint32_t n = u32(what);
+    if (static_cast<uint64_t>(n) * min_item_bytes > left()) {
+      fail_at(at, what, " count ", n, " is more than the ", left(), " bytes left can hold");
+    }
+    return n;
+  }
+  std::string str(const char* what) {
+    const std::size_t at = pos_;
+    const uint32_t n = u32(what);
+    if (n > kMaxStringBytes) fail_at(at, what, " is ", n, " bytes long (at most ", kMaxStringBytes, ")");
+    need(n, what);
+    std::string s(reinterpret_cast<const char*>(data_ + pos_), n);
+    pos_ += n;
+    return s;
+  }
+
+ private:
+  const Model& model_;
+  const std::byte* data_;
+  std::size_t size_;
+  std::size_t pos_;
+  std::size_t end_;
+};
+
+// Where each slot is defined, to check "once, and before it is read".
+class SlotTable {
+ public:
+  SlotTable(Cursor& in, uint32_t n) : in_(in), defined_(n, false) {}
+
+  uint32_t define(const char* what) {
+    const std::size_t at = in_.pos();
+    const uint32_t s = in_.u32(what);
+    check_range(at, s, what);
+    if (defined_[s]) in_.fail_at(at, what, " defines value slot ", s, " a second time");
+    defined_[s] = true;
+    return s;
+  }
+  uint32_t use(const char* what) {
+    const std::size_t at = in_.pos();
+    const uint32_t s = in_.u32(what);
+    check_use(at, s, what);
+    return s;
+  }
+  void check_use(std::size_t at, uint32_t s, const char* what) const {
+    check_range(at, s, what);
+    if (!defined_[s]) in_.fail_at(at, what, " reads value slot ", s, " before it is defined");
+  }
+  bool all_defined() const {
+    for (bool d : defined_) {
+      if (!d) return false;
+    }
+    return true;
+  }
+
+ private:
+  void check_range(std::size_t at, uint32_t s, const char* what) const {
+    if (s >= defined_.size()) {
+      in_.fail_at(at, what, " names value slot ", s, " but the model has ", defined_.size());
+    }
+  }
+  Cursor& in_;
+  std::vector<bool> defined_;
+};
+
+TensorDesc read_desc(Cursor& in, const char* what) {
+  TensorDesc d;
+  const std::size_t at = in.pos();
+  const uint8_t code = in.u8(what);
+  if (!dtype_from_code(code, &d.dtype)) in.fail_at(at, what, ": unknown dtype code ", int(code));
+  const std::size_t ndim_at = in.pos();
+  const uint8_t ndim = in.u8(what);
+  if (ndim > kMaxTensorDims) {
+    in.fail_at(ndim_at, what, " has ", int(ndim), " dimensions (at most ", kMaxTensorDims, ")");
+  }
+  in.need(std::size_t{ndim} * 8, what);
+  // The element count times the element size must fit in 63 bits.
+  const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) /
+                         element_size(d.dtype);
+  uint64_t numel = 1;
+  bool zero = false;
+  d.sizes.reserve(ndim);
+  for (int k = 0; k < ndim; ++k) {
+    const std::size_t size_at = in.pos();
+    const int64_t s = in.i64(what);
+    if (s < 0) in.fail_at(size_at, what, " has a negative size ", s);
+    if (s == 0) zero = true;
+    if (!zero && s != 0 && numel > limit / static_cast<uint64_t>(s)) {
+      in.fail_at(size_at, what, " is too large: its size overflows");
+    }
+    if (!zero) numel *= static_cast<uint64_t>(s);
+    d.sizes.push_back(s);
+  }
+  return d;
+}
+
+Arg read_arg(Cursor& in, SlotTable& slots) {
+  Arg a;
+  const std::size_t at = in.pos();
+  const uint8_t tag = in.u8("an argument's tag");
+  if (tag > static_cast<uint8_t>(Arg::Tag::MemoryFormat)) in.fail_at(at, "unknown argument tag ", int(tag));
+  a.tag = static_cast<Arg::Tag>(tag);
+  switch (a.tag) {
+    case Arg::Tag::None: break;
+    case Arg::Tag::Slot: a.slot = slots.use("a tensor argument"); break;
+    case Arg::Tag::Int: a.i = in.i64("an int argument"); break;
+    case Arg::Tag::Double: a.d = in.f64("a float argument"); break;
+    case Arg::Tag::Bool: {
+      const uint8_t b = in.u8("a bool argument");
+      if (b > 1) in.fail_at(at + 1, "a bool argument is ", int(b), " (0 or 1)");
+      a.i = b;
+      break;
+    }
+    case Arg::Tag::String: a.s = in.str("a str argument"); break;
+    case Arg::Tag::IntList: {
+      const uint32_t n = in.count("an int[] argument", 8);
+      a.ints.reserve(n);
+      for (uint32_t k = 0; k < n; ++k) a.ints.push_back(in.i64("an int[] element"));
+      break;
+    }
+    case Arg::Tag::DoubleList: {
+      const uint32_t n = in.count("a float[] argument", 8);
+      a.doubles.reserve(n);
+      for (uint32_t k = 0; k < n; ++k) a.doubles.push_back(in.f64("a float[] element"));
+      break;
+    }
+    case Arg::Tag::BoolList: {
+      const uint32_t n = in.count("a bool[] argument", 1);
+      a.ints.reserve(n);
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint8_t b = in.u8("a bool[] element");
+        if (b > 1) in.fail_at(in.pos() - 1, "a bool[] element is ", int(b), " (0 or 1)");
+        a.ints.push_back(b);
+      }
+      break;
+    }
+    case Arg::Tag::TensorList: {
+      const uint32_t n = in.count("a Tensor[] argument", 4);
+      a.slots.reserve(n);
+      for (uint32_t k = 0; k < n; ++k) a.slots.push_back(slots.use("a Tensor[] element"));
+      break;
+    }
+    case Arg::Tag::OptionalTensorList: {
+      const uint32_t n = in.count("a Tensor?[] argument", 4);
+      a.slots.reserve(n);
+      for (uint32_t k = 0; k < n; ++k) {
+        const std::size_t el = in.pos();
+        const uint32_t s = in.u32("a Tensor?[] element");
+        if (s != kNoSlot) slots.check_use(el, s, "a Tensor?[] element");
+        a.slots.push_back(s);
+      }
+      break;
+    }
+    case Arg::Tag::ScalarType: {
+      const uint8_t code = in.u8("a ScalarType argument");
+      ScalarType t;
+      if (!dtype_from_code(code, &t)) in.fail_at(at + 1, "unknown dtype code ", int(code));
+      a.i = static_cast<int64_t>(t);
+      break;
+    }
+    case Arg::Tag::Layout: {
+      const uint8_t l = in.u8("a Layout argument");
+      if (l != 0) in.fail_at(at + 1, "layout code ", int(l), " is not strided (0)");
+      a.i = static_cast<int64_t>(Layout::Strided);
+      break;
+    }
+    case Arg::Tag::Device: {
+      const uint8_t type = in.u8("a Device argument");
+      if (type > 2) in.fail_at(at + 1, "device type code ", int(type), " (0 cpu, 1 cuda, 2 meta)");
+      a.i = type;
+      a.device_index = static_cast<int8_t>(in.u8("a Device argument's index"));
+      if (a.device_index < -1) in.fail_at(at + 2, "device index ", int(a.device_index));
+      break;
+    }
+    case Arg::Tag::MemoryFormat: {
+      const uint8_t m = in.u8("a MemoryFormat argument");
+      if (m > 3) in.fail_at(at + 1, "memory format code ", int(m), " (0 to 3)");
+      a.i = m;
+      break;
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+int64_t TensorDesc::numel() const {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  return n;
+}
+
+std::string TensorDesc::str() const {
+  std::ostringstream os;
+  os << dtype << " [";
+  for (std::size_t k = 0; k < sizes.size(); ++k) os << (k ? ", " : "") << sizes[k];
+  os << "]";
+  return os.str();
+}
+
+std::string_view Model::metadata_value(std::string_view key) const {
+  for (const auto& [k, v] : metadata) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
+std::shared_ptr<std::byte> Model::allocate_bytes(std::size_t size) {
+  constexpr std::align_val_t kAlign{kModelDataAlignment};
+  auto* p = static_cast<std::byte*>(::operator new[](size == 0 ? 1 : size, kAlign));
+  return std::shared_ptr<std::byte>(p, [](std::byte* q) { ::operator delete[](q, kAlign); });
+}
+
+bool dtype_from_code(uint8_t code, ScalarType* out) {
+  switch (code) {  // PyTorch's ScalarType numbers (FORMAT.md)
+    case 0: *out = ScalarType::Byte; return true;
+    case 1: *out = ScalarType::Char; return true;
+    case 3: *out = ScalarType::Int; return true;
+    case 4: *out = ScalarType::Long; return true;
+    case 5: *out = ScalarType::Half; return true;
+    case 6: *out = ScalarType::Float; return true;
+    case 7: *out = ScalarType::Double; return true;
+    case 11: *out = ScalarType::Bool; return true;
+    case 15: *out = ScalarType::BFloat16; return true;
+    default: return false;
+  }
+}
+
+std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<const std::byte> bytes,
+                                        std::size_t size) {
+  auto model = std::make_shared<Model>();
+  model->source = std::move(source);
+  model->bytes_ = bytes;
+  model->size_ = size;
+  const std::byte* data = bytes.get();
+
+  // The header.
+  Cursor head(*model, data, size, 0, size);
+  head.need(kModelHeaderSize, "the header");
+  if (std::memcmp(data, kModelMagic, sizeof(kModelMagic)) != 0) {
+    head.fail("not a lite model: it does not start with \"SOPSLITE\"");
+  }
+  Cursor h(*model, data, size, sizeof(kModelMagic), size);
+  const uint32_t version = h.u32("the version");
+  if (version != kModelFormatVersion) {
+    h.fail_at(8, "format version ", version, "; this runtime reads version ", kModelFormatVersion,
+              " (export the model again with this release's selective/export_model.py)");
+  }
+  const uint32_t flags = h.u32("the flags");
+  if (flags != 0) h.fail_at(12, "flags are ", flags, " (0 in version 1)");
+  const uint64_t data_offset = h.u64("the data offset");
+  const uint64_t data_size = h.u64("the data size");
+  if (data_offset % kModelDataAlignment != 0 || data_offset < kModelHeaderSize ||
+      data_offset > size) {
+    h.fail_at(16, "the data offset ", data_offset, " is not a multiple of 64 within the file's ",
+              size, " bytes");
+  }
+  if (data_size != size - data_offset) {
+    h.fail_at(24, "the data size ", data_size, " does not end the file (", size - data_offset,
+              " bytes follow the data offset; is the file truncated?)");
+  }
+
+  // The sections, which end at or before data_offset.
+  Cursor in(*model, data, size, kModelHeaderSize, static_cast<std::size_t>(data_offset));
+  const uint32_t n_meta = in.count("metadata", 8);
+  model->metadata.reserve(n_meta);
+  for (uint32_t k = 0; k < n_meta; ++k) {
+    std::string key = in.str("a metadata key");
+    std::string value = in.str("a metadata value");
+    model->metadata.emplace_back(std::move(key), std::move(value));
+  }
+
+  const uint32_t n_ops = in.count("operators", 4);
+  model->operators.reserve(n_ops);
+  for (uint32_t k = 0; k < n_ops; ++k) {
+    const std::size_t at = in.pos();
+    std::string name = in.str("an operator name");
+    if (name.find("::") == std::string::npos || name.size() < 4) {
+      in.fail_at(at, "operator name \"", name, "\" is not namespace::name[.overload]");
+    }
+    model->operators.push_back(std::move(name));
+  }
+
+  // Slots are defined by constants, inputs and nodes: each takes at least four bytes.
+  const std::size_t values_at = in.pos();
+  model->num_values = in.u32("the value count");
+  if (model->num_values > in.left() / 4) {
+    in.fail_at(values_at, "value count ", model->num_values, " is more than the file can define");
+  }
+  SlotTable slots(in, model->num_values);
+
+  const uint32_t n_constants = in.count("constants", 4 + 4 + 2 + 16);
+  model->constants.reserve(n_constants);
+  for (uint32_t k = 0; k < n_constants; ++k) {
+    Constant c;
+    c.name = in.str("a constant's name");
+    c.slot = slots.define("a constant");
+    c.desc = read_desc(in, "a constant");
+    const std::size_t offset_at = in.pos();
+    const uint64_t offset = in.u64("a constant's offset");
+    const uint64_t nbytes = in.u64("a constant's size");
+    if (offset % kModelDataAlignment != 0 || offset > data_size || nbytes > data_size - offset) {
+      in.fail_at(offset_at, "constant '", c.name, "' lies at ", offset, "..+", nbytes,
+                 ", not 64-aligned inside the ", data_size, "-byte data blob");
+    }
+    if (nbytes != c.desc.nbytes()) {
+      in.fail_at(offset_at + 8, "constant '", c.name, "' is ", c.desc.str(), ", ", c.desc.nbytes(),
+                 " bytes, but the file gives it ", nbytes);
+    }
+    c.data = data + data_offset + offset;
+    model->constants.push_back(std::move(c));
+  }
+
+  const uint32_t n_inputs = in.count("inputs", 4 + 4 + 2);
+  model->inputs.reserve(n_inputs);
+  for (uint32_t k = 0; k < n_inputs; ++k) {
+    Input i;
+    i.name = in.str("an input's name");
+    i.slot = slots.define("an input");
+    i.desc = read_desc(in, "an input");
+    model->inputs.push_back(std::move(i));
+  }
+
+  const uint32_t n_nodes = in.count("nodes", 4 + 4 + 4 + 1 + 4);
+  model->nodes.reserve(n_nodes);
+  for (uint32_t k = 0; k < n_nodes; ++k) {
+    Node node;
+    node.name = in.str("a node's name");
+    const std::size_t op_at = in.pos();
+    node.op = in.u32("a node's operator");
+    if (node.op >= model->operators.size()) {
+      in.fail_at(op_at, "node '", node.name, "' calls operator ", node.op, " of ",
+                 model->operators.size());
+    }
+    const uint32_t nargs = in.count("a node's arguments", 1);
+    node.args.reserve(nargs);
+    for (uint32_t a = 0; a < nargs; ++a) node.args.push_back(read_arg(in, slots));
+    const std::size_t unpack_at = in.pos();
+    const uint8_t unpack = in.u8("a node's unpack flag");
+    if (unpack > 1) in.fail_at(unpack_at, "node '", node.name, "' has unpack flag ", int(unpack));
+    node.unpack = unpack == 1;
+    const uint32_t nouts = in.count("a node's outputs", 4);
+    node.outs.reserve(nouts);
+    for (uint32_t o = 0; o < nouts; ++o) node.outs.push_back(slots.define("a node output"));
+    model->nodes.push_back(std::move(node));
+  }
+
+  const uint32_t n_outputs = in.count("outputs", 8);
+  model->outputs.reserve(n_outputs);
+  for (uint32_t k = 0; k < n_outputs; ++k) {
+    Output o;
+    o.name = in.str("an output's name");
+    o.slot = slots.use("a model output");
+    model->outputs.push_back(std::move(o));
+  }
+  if (!slots.all_defined()) in.fail("some of the ", model->num_values, " value slots are never defined");
+  return model;
+}
+
+std::shared_ptr<const Model> read_model(std::string source, const void* data, std::size_t size) {
+  std::shared_ptr<std::byte> bytes = Model::allocate_bytes(size);
+  if (size != 0) std::memcpy(bytes.get(), data, size);
+  return read_model(std::move(source), std::move(bytes), size);
+}
+
+std::shared_ptr<const Model> read_model_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw ModelError(path + ": cannot open the model file: " + std::strerror(errno));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
+  if (std::fseek(f, 0, SEEK_END) != 0) throw ModelError(path + ": cannot read the model file");
+  const long end = std::ftell(f);
+  if (end < 0 || std::fseek(f, 0, SEEK_SET) != 0) {
+    throw ModelError(path + ": cannot read the model file (is it a regular file?)");
+  }
+  const auto size = static_cast<std::size_t>(end);
+  std::shared_ptr<std::byte> bytes = Model::allocate_bytes(size);
+  if (size != 0 && std::fread(bytes.get(), 1, size, f) != size) {
+    throw ModelError(path + ": cannot read the model file: " + std::strerror(errno));
+  }
+  return read_model(path, std::move(bytes), size);
+}
+
+}  // namespace sops::lite
