@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Converts a `torch.export` archive (.pt2) into a lite model file (lite/FORMAT.md).
+
+    python3 selective/export_model.py MODEL.pt2 -o MODEL.sopsm
+
+Loads the program with `torch.export.load`, decomposes it to core ATen
+(`run_decompositions()` with the default table) and writes the graph, its parameters,
+buffers and constants (exported_graph.py). The output depends only on the program and
+the torch version: the same .pt2 gives byte-identical files, and the metadata holds the
+.pt2's file name only, never a folder.
+
+Whatever goes wrong ends with one line on stderr and exit status 1:
+
+    export_model.py: error: MODEL.pt2: node 'name' (aten::op.overload): what is wrong
+"""
+
+import argparse
+import os
+import sys
+import warnings
+
+PROG = "export_model.py"
+PRODUCER = "structured_ops export_model.py"
+NEEDS_TORCH = f"{PROG} needs torch (pip install torch==2.13.0)"
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from lite_model import LiteModelError, serialize  # noqa: E402  (after the path above)
+
+
+class CliError(Exception):
+    """One line for the user (without the program's name)."""
+
+
+def _one_line(text: str) -> str:
+    lines = [line.strip() for line in str(text).splitlines() if line.strip()]
+    return lines[0] if lines else ""
+
+
+def load_program(path: str):
+    """The decomposed ExportedProgram in `path`, or CliError saying why not."""
+    import torch  # pylint: disable=import-outside-toplevel
+
+    if not os.path.exists(path):
+        raise CliError(f"{path}: no such file")
+    if not os.path.isfile(path):
+        raise CliError(f"{path}: not a file")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ep = torch.export.load(path)
+    except Exception as e:  # pylint: disable=broad-except  (any reason the archive is unreadable)
+        reason = _one_line(e) or type(e).__name__
+        raise CliError(f"{path}: not a readable torch.export archive (.pt2 from torch.export.save): {reason}") from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ep.run_decompositions()
+    except Exception as e:  # pylint: disable=broad-except
+        raise CliError(f"{path}: run_decompositions() failed: {type(e).__name__}: {_one_line(e)}") from None
+
+
+def convert(path: str) -> bytes:
+    """The lite model bytes of the .pt2 at `path`; CliError on anything it cannot express."""
+    import torch  # pylint: disable=import-outside-toplevel
+
+    from exported_graph import convert_program  # pylint: disable=import-outside-toplevel
+    from schema_args import ConvertError  # pylint: disable=import-outside-toplevel
+
+    ep = load_program(path)
+    metadata = [("producer", PRODUCER), ("torch_version", torch.__version__), ("source", os.path.basename(path))]
+    try:
+        return serialize(convert_program(ep, metadata))
+    except ConvertError as e:
+        raise CliError(f"{path}: {e}") from None
+    except LiteModelError as e:
+        raise CliError(f"{path}: the converted model breaks lite/FORMAT.md: {e}") from None
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("model", metavar="MODEL.pt2", help="a torch.export archive (torch.export.save)")
+    parser.add_argument("-o", "--output", required=True, metavar="MODEL_FILE", help="the lite model file to write")
+    args = parser.parse_args(argv)
+    try:
+        import torch  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+    except ImportError:
+        print(f"{PROG}: error: {NEEDS_TORCH}", file=sys.stderr)
+        return 1
+    try:
+        data = convert(args.model)
+        with open(args.output, "wb") as f:
+            f.write(data)
+    except CliError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{PROG}: error: {args.output}: cannot write: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # pylint: disable=broad-except  (one line, never a traceback)
+        print(f"{PROG}: error: {args.model}: internal error: {type(e).__name__}: {_one_line(e)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""A decomposed `torch.export.ExportedProgram` as a `LiteModel` (needs torch).
+
+`convert_program(ep, metadata)` walks `ep.graph` in its (topological) order:
+placeholders become constants (parameters, buffers, lifted tensor constants, with their
+raw bytes) or inputs (user inputs, static shapes only); each OpOverload call becomes a
+node with its arguments in schema order (schema_args.py) and one slot per return, or,
+for a Tensor[] return, one slot per element (unpack); `operator.getitem` nodes are
+folded into the slot they name; the output node names the user outputs. Slots are
+numbered in the order they are defined. Everything else raises `ConvertError` whose
+message starts with the node's name (and operator).
+"""
+
+import operator
+
+import torch
+from torch.export.graph_signature import InputKind, OutputKind, TensorArgument
+
+from lite_model import Constant, Input, LiteModel, Node, Output, TensorDesc
+from schema_args import ConvertError, dtype_code, encode_arguments
+
+
+def op_name(op: torch._ops.OpOverload) -> str:
+    """PyTorch's spelling: `aten::addmm` for the default overload, `aten::add.Tensor` otherwise."""
+    overload = op._overloadname
+    return op._schema.name if overload == "default" else f"{op._schema.name}.{overload}"
+
+
+def _node_error(node: torch.fx.Node, message: str, op: str = None) -> ConvertError:
+    return ConvertError(f"node '{node.name}'{f' ({op})' if op else ''}: {message}")
+
+
+def _static_sizes(val, what: str) -> tuple:
+    sizes = []
+    for d, size in enumerate(val.shape):
+        if not isinstance(size, int):
+            raise ConvertError(f"{what}: dimension {d} is symbolic ({size}); dynamic shapes are not supported, "
+                               "export with static shapes (no dynamic_shapes=)")
+        sizes.append(size)
+    return tuple(sizes)
+
+
+def tensor_bytes(tensor: torch.Tensor) -> bytes:
+    """A tensor's elements, contiguous and little-endian (bfloat16 through an int16 view)."""
+    t = tensor.detach().contiguous().cpu()
+    if t.dtype == torch.bfloat16:
+        t = t.view(torch.int16)
+    array = t.numpy()
+    return array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+
+
+class _Converter:
+    def __init__(self, ep: torch.export.ExportedProgram):
+        self.ep = ep
+        self.model = LiteModel()
+        self.slot_of = {}  # fx node -> slot (single-tensor values)
+        self.slots_of = {}  # fx node -> its output slots (multi-output nodes)
+        self.specs = {spec.arg.name: spec for spec in ep.graph_signature.input_specs
+                      if isinstance(spec.arg, TensorArgument)}
+
+    def new_slot(self) -> int:
+        self.model.num_values += 1
+        return self.model.num_values - 1
+
+    def placeholder(self, node):
+        spec = self.specs.get(node.name)
+        if spec is None:
+            raise _node_error(node, "an input that is not a tensor; only tensor inputs are supported")
+        if spec.kind == InputKind.USER_INPUT:
+            val = node.meta.get("val")
+            if not isinstance(val, torch.Tensor):
+                raise _node_error(node, f"user input without a tensor value ({type(val).__name__})")
+            what = f"node '{node.name}' (user input)"
+            desc = TensorDesc(dtype_code(val.dtype, what), _static_sizes(val, what))
+            self.slot_of[node] = self.new_slot()
+            self.model.inputs.append(Input(node.name, self.slot_of[node], desc))
+            return
+        if spec.kind in (InputKind.PARAMETER, InputKind.BUFFER):
+            tensor = self.ep.state_dict.get(spec.target)
+            if tensor is None:  # a non-persistent buffer
+                tensor = self.ep.constants.get(spec.target)
+        elif spec.kind == InputKind.CONSTANT_TENSOR:
+            tensor = self.ep.constants.get(spec.target)
+        else:
+            raise _node_error(node, f"a {spec.kind.name} input, which the format cannot hold")
+        if not isinstance(tensor, torch.Tensor):
+            raise _node_error(node, f"no tensor for {spec.kind.name.lower()} '{spec.target}' in the program")
+        what = f"node '{node.name}' ({spec.kind.name.lower()} '{spec.target}')"
+        if tensor.layout != torch.strided or tensor.is_quantized:
+            raise ConvertError(f"{what}: a {tensor.layout} tensor; the format holds dense strided tensors only")
+        desc = TensorDesc(dtype_code(tensor.dtype, what), tuple(tensor.shape))
+        self.slot_of[node] = self.new_slot()
+        self.model.constants.append(Constant(spec.target, self.slot_of[node], desc, tensor_bytes(tensor)))
+
+    def operator_index(self, name: str) -> int:
+        if name not in self.model.operators:
+            self.model.operators.append(name)
+        return self.model.operators.index(name)
+
+    def getitem(self, node):
+        source, index = node.args
+        if source not in self.slots_of or not isinstance(index, int) or not -len(self.slots_of[source]) <= index \
+                < len(self.slots_of[source]):
+            raise _node_error(node, f"getitem({getattr(source, 'name', source)!r}, {index!r}) does not name an "
+                              "output of a multi-output operator")
+        self.slot_of[node] = self.slots_of[source][index]
+
+    def call(self, node):
+        op = node.target
+        name = op_name(op)
+        schema = op._schema
+        if schema.is_mutable:
+            raise _node_error(node, "the operator writes to an argument; the format holds functional graphs only "
+                              "(run_decompositions() should have removed it)", name)
+        try:
+            args = encode_arguments(op, node, self.slot_of)
+        except ConvertError as e:
+            raise _node_error(node, str(e), name) from None
+        returns = [str(r.real_type) for r in schema.returns]
+        val = node.meta.get("val")
+        unpack = returns == ["List[Tensor]"]
+        if unpack:
+            if not isinstance(val, (list, tuple)):
+                raise _node_error(node, "a Tensor[] return without its list of values in node.meta['val']", name)
+            count = len(val)
+        elif all(r == "Tensor" for r in returns):
+            count = len(returns)
+        else:
+            raise _node_error(node, f"returns ({', '.join(returns)}); the format's slots hold tensors only", name)
+        outs = [self.new_slot() for _ in range(count)]
+        if count == 1 and not unpack:
+            self.slot_of[node] = outs[0]
+        else:
+            self.slots_of[node] = outs
+        self.model.nodes.append(Node(node.name, self.operator_index(name), args, unpack, outs))
+
+    def output(self, node):
+        specs = self.ep.graph_signature.output_specs
+        values = node.args[0] if isinstance(node.args[0], (tuple, list)) else [node.args[0]]
+        if len(values) != len(specs):
+            raise _node_error(node, f"{len(values)} outputs but the graph signature lists {len(specs)}")
+        for spec, value in zip(specs, values):
+            if spec.kind != OutputKind.USER_OUTPUT:
+                raise _node_error(node, f"a {spec.kind.name} output (mutated buffers or inputs are not supported; "
+                                  "make the model functional)")
+            if not isinstance(value, torch.fx.Node) or value not in self.slot_of:
+                raise _node_error(node, f"output {value!r} is not a tensor of the graph (constant outputs are not "
+                                  "supported)")
+            self.model.outputs.append(Output(spec.arg.name, self.slot_of[value]))
+
+    def run(self) -> LiteModel:
+        signature = self.ep.graph_signature
+        mutated = {**signature.buffers_to_mutate, **signature.user_inputs_to_mutate}
+        if mutated:
+            names = ", ".join(f"'{k}'" for k in mutated)
+            raise ConvertError(f"node {names}: the program mutates buffers or inputs ({', '.join(mutated.values())}); "
+                               "the format holds functional graphs only")
+        for node in self.ep.graph.nodes:
+            if node.op == "placeholder":
+                self.placeholder(node)
+            elif node.op == "call_function" and node.target is operator.getitem:
+                self.getitem(node)
+            elif node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload):
+                self.call(node)
+            elif node.op == "call_function":
+                raise _node_error(node, f"calls {getattr(node.target, '__name__', node.target)}, which is not an "
+                                  "ATen operator overload (higher-order ops such as cond/map/while_loop are not "
+                                  "supported)", str(node.target))
+            elif node.op == "output":
+                self.output(node)
+            else:
+                raise _node_error(node, f"a '{node.op}' node ({node.target}); the format holds operator calls only "
+                                  "(no submodules or attributes)")
+        return self.model
+
+
+def convert_program(ep: torch.export.ExportedProgram, metadata: list) -> LiteModel:
+    """The LiteModel of an already decomposed program, with the given (key, value) metadata."""
+    model = _Converter(ep).run()
+    model.metadata = list(metadata)
+    return model
+

@@ -1,0 +1,180 @@
+"""An operator call's arguments in schema order, encoded as lite-format `Arg`s (needs torch).
+
+`encode_arguments(op, node, slot_of)` maps an fx node's `args` and `kwargs` onto the
+operator's schema: positional and keyword-only arguments both become positions; the
+list stops at the last argument the node actually gives; a gap before it takes the
+schema's default. Each value is encoded by the schema's argument type (its `real_type`,
+which keeps ScalarType, Layout and MemoryFormat apart from int) and the Python value.
+Anything the format has no tag for raises `ConvertError`.
+"""
+
+import torch
+
+from lite_model import DTYPE_CODES, Arg, Tag
+
+
+class ConvertError(Exception):
+    """A graph the format cannot express; the CLI prefixes the file and the node."""
+
+
+# torch dtypes the format has codes for (FORMAT.md: PyTorch's ScalarType numbers).
+TORCH_DTYPES = {
+    torch.uint8: DTYPE_CODES["uint8"],
+    torch.int8: DTYPE_CODES["int8"],
+    torch.int32: DTYPE_CODES["int32"],
+    torch.int64: DTYPE_CODES["int64"],
+    torch.float16: DTYPE_CODES["float16"],
+    torch.float32: DTYPE_CODES["float32"],
+    torch.float64: DTYPE_CODES["float64"],
+    torch.bool: DTYPE_CODES["bool"],
+    torch.bfloat16: DTYPE_CODES["bfloat16"],
+}
+_MEMORY_FORMATS = {
+    torch.contiguous_format: 0,
+    torch.preserve_format: 1,
+    torch.channels_last: 2,
+    torch.channels_last_3d: 3,
+}
+_DEVICE_TYPES = {"cpu": 0, "cuda": 1, "meta": 2}
+
+
+def dtype_code(dtype, what: str) -> int:
+    """The format's code for a torch dtype, or ConvertError naming it."""
+    if dtype not in TORCH_DTYPES:
+        names = ", ".join(str(d).replace("torch.", "") for d in TORCH_DTYPES)
+        raise ConvertError(f"{what} has dtype {str(dtype).replace('torch.', '')}, which the format cannot hold "
+                           f"(supported: {names})")
+    return TORCH_DTYPES[dtype]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _slot(value, slot_of, what: str) -> int:
+    if not isinstance(value, torch.fx.Node):
+        raise ConvertError(f"{what}: expected a tensor from the graph, got {value!r}")
+    if value not in slot_of:
+        raise ConvertError(f"{what}: '{value.name}' is not a single tensor value (index a multi-output node first)")
+    return slot_of[value]
+
+
+def _int(value, what: str) -> int:
+    if isinstance(value, torch.SymInt):
+        raise ConvertError(f"{what} is symbolic ({value}); dynamic shapes are not supported, export with static shapes")
+    if not _is_int(value) and not isinstance(value, bool):
+        raise ConvertError(f"{what}: expected an int, got {value!r}")
+    return int(value)
+
+
+def _float(value, what: str) -> float:
+    if isinstance(value, (torch.SymFloat, torch.SymInt)):
+        raise ConvertError(f"{what} is symbolic ({value}); dynamic shapes are not supported")
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ConvertError(f"{what}: expected a float, got {value!r}")
+    return float(value)
+
+
+def _scalar(value, what: str) -> Arg:
+    if isinstance(value, bool):
+        return Arg(Tag.BOOL, value)
+    if _is_int(value):
+        return Arg(Tag.INT, value)
+    if isinstance(value, float):
+        return Arg(Tag.FLOAT, value)
+    raise ConvertError(f"{what}: a Scalar of {value!r} ({type(value).__name__}) has no tag in the format "
+                       "(int, float and bool only; complex is not supported)")
+
+
+def _device(value, what: str) -> Arg:
+    device = torch.device(value) if isinstance(value, (str, int)) else value
+    if not isinstance(device, torch.device) or device.type not in _DEVICE_TYPES:
+        raise ConvertError(f"{what}: device {value!r} is not one of {sorted(_DEVICE_TYPES)}")
+    return Arg(Tag.DEVICE, (_DEVICE_TYPES[device.type], -1 if device.index is None else device.index))
+
+
+def encode_value(type_str: str, size: int, value, slot_of, what: str) -> Arg:
+    """One argument: the schema's type spelling (`Optional[List[int]]`, ...) and its value."""
+    if type_str.startswith("Optional[") and type_str.endswith("]"):
+        if value is None:
+            return Arg(Tag.NONE)
+        type_str = type_str[len("Optional["):-1]
+    if type_str == "Tensor":
+        return Arg(Tag.VALUE, _slot(value, slot_of, what))
+    if type_str in ("int", "SymInt"):
+        return Arg(Tag.INT, _int(value, what))
+    if type_str == "float":
+        return Arg(Tag.FLOAT, _float(value, what))
+    if type_str == "bool":
+        if not isinstance(value, bool):
+            raise ConvertError(f"{what}: expected a bool, got {value!r}")
+        return Arg(Tag.BOOL, value)
+    if type_str in ("number", "Scalar"):
+        return _scalar(value, what)
+    if type_str == "str":
+        if not isinstance(value, str):
+            raise ConvertError(f"{what}: expected a str, got {value!r}")
+        return Arg(Tag.STR, value)
+    if type_str in ("List[int]", "List[SymInt]"):
+        if _is_int(value) or isinstance(value, torch.SymInt):
+            value = [value] * max(size or 1, 1)  # int[N] given as one int
+        return Arg(Tag.INTS, tuple(_int(v, f"{what}[{i}]") for i, v in enumerate(value)))
+    if type_str == "List[float]":
+        return Arg(Tag.FLOATS, tuple(_float(v, f"{what}[{i}]") for i, v in enumerate(value)))
+    if type_str == "List[bool]":
+        if isinstance(value, bool):
+            value = [value] * max(size or 1, 1)
+        if not all(isinstance(v, bool) for v in value):
+            raise ConvertError(f"{what}: expected bools, got {value!r}")
+        return Arg(Tag.BOOLS, tuple(value))
+    if type_str == "List[Tensor]":
+        return Arg(Tag.TENSORS, tuple(_slot(v, slot_of, f"{what}[{i}]") for i, v in enumerate(value)))
+    if type_str == "List[Optional[Tensor]]":
+        return Arg(Tag.OPT_TENSORS, tuple(None if v is None else _slot(v, slot_of, f"{what}[{i}]")
+                                          for i, v in enumerate(value)))
+    if type_str == "ScalarType":
+        if _is_int(value) and value in TORCH_DTYPES.values():
+            return Arg(Tag.SCALAR_TYPE, value)
+        return Arg(Tag.SCALAR_TYPE, dtype_code(value, what))
+    if type_str == "Layout":
+        if value not in (torch.strided, 0):
+            raise ConvertError(f"{what}: layout {value!r}; the format holds torch.strided only")
+        return Arg(Tag.LAYOUT, 0)
+    if type_str == "Device":
+        return _device(value, what)
+    if type_str == "MemoryFormat":
+        if _is_int(value) and value in _MEMORY_FORMATS.values():
+            return Arg(Tag.MEMORY_FORMAT, value)
+        if value not in _MEMORY_FORMATS:
+            raise ConvertError(f"{what}: memory format {value!r} is not one of {list(_MEMORY_FORMATS)}")
+        return Arg(Tag.MEMORY_FORMAT, _MEMORY_FORMATS[value])
+    raise ConvertError(f"{what} has schema type {type_str}, which has no tag in the format (FORMAT.md, arg)")
+
+
+def encode_arguments(op: torch._ops.OpOverload, node: torch.fx.Node, slot_of: dict) -> list:
+    """The node's arguments in schema order, up to the last one given (out= never)."""
+    schema_args = [a for a in op._schema.arguments if not a.is_out]
+    given = {}
+    if len(node.args) > len(schema_args):
+        raise ConvertError(f"{len(node.args)} positional arguments, but the schema has {len(schema_args)}")
+    for arg, value in zip(schema_args, node.args):
+        given[arg.name] = value
+    names = [a.name for a in schema_args]
+    for key, value in node.kwargs.items():
+        if key not in names:
+            raise ConvertError(f"keyword argument '{key}' is not in the schema (out= arguments are not supported)")
+        if key in given:
+            raise ConvertError(f"argument '{key}' is given twice")
+        given[key] = value
+    last = max((names.index(k) for k in given), default=-1)
+    encoded = []
+    for arg in schema_args[:last + 1]:
+        what = f"argument '{arg.name}'"
+        if arg.name in given:
+            value = given[arg.name]
+        elif arg.has_default_value():
+            value = arg.default_value
+        else:
+            raise ConvertError(f"{what} is missing and has no default in the schema")
+        encoded.append(encode_value(str(arg.real_type), arg.N, value, slot_of, what))
+    return encoded
