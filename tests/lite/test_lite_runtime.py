@@ -1,0 +1,214 @@
+"""`lite_runtime` as a user runs it, on the three example models (models/), checked
+against what PyTorch produced for them: eager outputs, the exported graph's operators
+and shapes (written by models/make_models.py with torch 2.13)."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+sys.path.insert(0, os.path.dirname(__file__))
+import npy_io  # noqa: E402
+from lite_model import (  # noqa: E402  (selective/lite_model.py)
+    Arg,
+    Input,
+    LiteModel,
+    Node,
+    Output,
+    Tag,
+    TensorDesc,
+    serialize,
+)
+
+LITE_RUNTIME = os.environ["LITE_RUNTIME"]
+MODELS = os.path.dirname(os.path.dirname(os.environ["MLP_MODEL"]))
+NAMES = ["mlp", "cnn", "transformer"]
+# Eager PyTorch's outputs within 1e-5 relative: |ours - eager| <= 1e-5 * (|eager| + max|eager|).
+RTOL = 1e-5
+
+
+def model_file(name):
+    return os.path.join(MODELS, name, "model.sopsm")
+
+
+def inputs_of(name):
+    folder = os.path.join(MODELS, name)
+    found = sorted(f for f in os.listdir(folder) if f.startswith("input") and f.endswith(".npy"))
+    return [os.path.join(folder, f) for f in found]
+
+
+def lines(path):
+    with open(path) as f:
+        return [line.rstrip("\n") for line in f if line.strip()]
+
+
+def lite(*args):
+    return subprocess.run([LITE_RUNTIME, *args], capture_output=True, text=True, timeout=120)
+
+
+def input_args(paths):
+    return [a for p in paths for a in ("--input", p)]
+
+
+def assert_clean_failure(result, *needles):
+    """Exit status 1, one `lite_runtime: error:` message naming the problem, no crash."""
+    assert result.returncode == 1, (result.returncode, result.stderr)
+    assert result.stderr.startswith("lite_runtime: error: "), result.stderr
+    for bad in ("Traceback", "terminate called", "Aborted", "Sanitizer", "Segmentation"):
+        assert bad not in result.stderr
+    for needle in needles:
+        assert needle in result.stderr, (needle, result.stderr)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_run_matches_eager_pytorch(name, tmp_path):
+    result = lite("run", model_file(name), *input_args(inputs_of(name)), "--output-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    folder = os.path.join(MODELS, name)
+    expected = sorted(f for f in os.listdir(folder) if f.startswith("expected"))
+    assert sorted(os.listdir(tmp_path)) == [f"out{k}.npy" for k in range(len(expected))]
+    for k, exp in enumerate(expected):
+        want_dtype, want_shape, want = npy_io.read(os.path.join(folder, exp))
+        got_dtype, got_shape, got = npy_io.read(str(tmp_path / f"out{k}.npy"))
+        assert (got_dtype, got_shape) == (want_dtype, want_shape)
+        scale = max(abs(v) for v in want) if want else 0.0
+        worst = max((abs(g - w) - RTOL * (abs(w) + scale) for g, w in zip(got, want)), default=0.0)
+        assert worst <= 0, f"{name} out{k}: off by more than {RTOL} relative"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ops_lists_the_exported_operators(name):
+    result = lite("ops", model_file(name))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == lines(os.path.join(MODELS, name, "ops.txt"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_trace_records_every_operator_run(name, tmp_path):
+    out = tmp_path / "selected_operators.yaml"
+    result = lite("trace", model_file(name), *input_args(inputs_of(name)), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    with open(out) as f:
+        selected = yaml.safe_load(f)
+    static = lines(os.path.join(MODELS, name, "ops.txt"))
+    ops = selected["operators"]
+    assert set(static) <= set(ops)
+    assert sorted(op for op, info in ops.items() if info["is_root_operator"]) == static
+    for info in ops.values():
+        assert info["is_used_for_training"] is False
+        assert info["include_all_overloads"] is False
+        assert info["debug_info"] == ["model.sopsm"]
+    assert selected["include_all_operators"] is False
+
+
+def test_trace_sees_operators_called_inside_kernels(tmp_path):
+    # The transformer's mul.Scalar runs mul.Tensor, full_like runs fill_.Scalar.
+    out = tmp_path / "selected_operators.yaml"
+    name = "transformer"
+    result = lite("trace", model_file(name), *input_args(inputs_of(name)), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    with open(out) as f:
+        ops = yaml.safe_load(f)["operators"]
+    nested = {op for op, info in ops.items() if not info["is_root_operator"]}
+    assert {"aten::fill_.Scalar", "aten::mul.Tensor"} <= nested
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shapes_are_eager_pytorchs(name):
+    want = lines(os.path.join(MODELS, name, "shapes.txt"))
+    for extra in ([], input_args(inputs_of(name))):
+        result = lite("shapes", model_file(name), *extra)
+        assert result.returncode == 0, result.stderr
+        got = [line for line in result.stdout.splitlines() if not line.startswith("#")]
+        assert got == want
+        peak = [line for line in result.stdout.splitlines() if "peak activation memory" in line]
+        assert len(peak) == 1 and int(peak[0].split(": ")[1].split()[0]) > 0
+
+
+def write_model(path, operators):
+    """A one-input model calling each operator in turn on the input (relu-like ops)."""
+    model = LiteModel(
+        metadata=[("producer", "test")],
+        operators=list(operators),
+        num_values=1 + len(operators),
+        inputs=[Input("x", 0, TensorDesc(6, (2, 3)))],
+        nodes=[Node(f"n{k}", k, [Arg(Tag.VALUE, k)], False, [k + 1]) for k in range(len(operators))],
+        outputs=[Output("y", len(operators))],
+    )
+    with open(path, "wb") as f:
+        f.write(serialize(model))
+
+
+def test_missing_operators_are_all_listed_before_running(tmp_path):
+    path = tmp_path / "needs_more.sopsm"
+    write_model(path, ["aten::relu", "aten::fft_fft", "aten::sigmoid", "my_ops::frobnicate.out"])
+    x = tmp_path / "x.npy"
+    npy_io.write(x, "<f4", (2, 3), [1, 2, 3, 4, 5, 6])
+    out = tmp_path / "out"
+    result = lite("run", str(path), "--input", str(x), "--output-dir", str(out))
+    assert_clean_failure(result, "2 operators", "aten::fft_fft", "my_ops::frobnicate.out",
+                         "selected_operators.yaml")
+    assert "aten::relu" not in result.stderr.split("does not have:")[1]
+    assert not out.exists()  # nothing ran
+    # `ops` still lists them all, so they can be selected.
+    assert lite("ops", str(path)).stdout.splitlines() == sorted(
+        ["aten::relu", "aten::fft_fft", "aten::sigmoid", "my_ops::frobnicate.out"])
+
+
+def test_wrong_inputs_fail_cleanly(tmp_path):
+    mlp, x = model_file("mlp"), inputs_of("mlp")[0]
+    out = str(tmp_path / "out")
+    two = lite("run", mlp, "--input", x, "--input", x, "--output-dir", out)
+    assert_clean_failure(two, "takes 1 input", "float32 [4, 32]", "2 were given")
+
+    wrong_shape = tmp_path / "wrong_shape.npy"
+    npy_io.write(wrong_shape, "<f4", (4, 31), [0.0] * 124)
+    assert_clean_failure(lite("run", mlp, "--input", str(wrong_shape), "--output-dir", out),
+                         "input 0", "float32 [4, 32]", "float32 [4, 31]")
+
+    wrong_dtype = tmp_path / "wrong_dtype.npy"
+    npy_io.write(wrong_dtype, "<f8", (4, 32), [0.0] * 128)
+    assert_clean_failure(lite("run", mlp, "--input", str(wrong_dtype), "--output-dir", out),
+                         "float32 [4, 32]", "float64 [4, 32]")
+
+    garbage = tmp_path / "garbage.npy"
+    garbage.write_bytes(b"not numpy at all")
+    assert_clean_failure(lite("run", mlp, "--input", str(garbage), "--output-dir", out),
+                         "garbage.npy", "not a .npy file")
+
+    truncated = tmp_path / "truncated.npy"
+    truncated.write_bytes(open(x, "rb").read()[:-7])
+    assert_clean_failure(lite("run", mlp, "--input", str(truncated), "--output-dir", out),
+                         "truncated.npy", "truncated")
+
+    assert_clean_failure(lite("run", mlp, "--input", str(tmp_path / "absent.npy"), "--output-dir", out),
+                         "absent.npy", "cannot open")
+    assert not os.path.exists(out)
+
+
+def test_damaged_model_files_fail_cleanly(tmp_path):
+    data = open(model_file("cnn"), "rb").read()
+    x = inputs_of("cnn")[0]
+    out = str(tmp_path / "out")
+    cases = {
+        "truncated.sopsm": (data[: len(data) // 3], "truncated"),
+        "header_only.sopsm": (data[:20], "the header"),
+        "text.sopsm": (b"hello, I am not a model\n" * 4, "not a lite model"),
+        "future.sopsm": (data[:8] + b"\x07\x00\x00\x00" + data[12:], "format version 7"),
+    }
+    for file, (content, needle) in cases.items():
+        path = tmp_path / file
+        path.write_bytes(content)
+        for command in (["run", str(path), "--input", x, "--output-dir", out], ["ops", str(path)]):
+            assert_clean_failure(lite(*command), file, needle)
+    assert_clean_failure(lite("ops", str(tmp_path / "absent.sopsm")), "absent.sopsm", "cannot open")
+
+
+def test_usage_mistakes_print_the_usage():
+    for args in ([], ["fly", "m"], ["run", model_file("mlp")], ["trace", model_file("mlp")], ["ops"]):
+        result = lite(*args)
+        assert result.returncode == 2, args
+        assert "usage: lite_runtime" in result.stderr
+    assert lite("--help").returncode == 0
