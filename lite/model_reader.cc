@@ -309,14 +309,12 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   if (flags != 0) h.fail_at(12, "flags are ", flags, " (0 in version 1)");
   const uint64_t data_offset = h.u64("the data offset");
   const uint64_t data_size = h.u64("the data size");
-  if (data_offset % kModelDataAlignment != 0 || data_offset < kModelHeaderSize ||
-      data_offset > size) {
-    h.fail_at(16, "the data offset ", data_offset, " is not a multiple of 64 within the file's ",
-              size, " bytes");
+  if (data_offset % kModelDataAlignment != 0 || data_offset < kModelHeaderSize) {
+    h.fail_at(16, "the data offset ", data_offset, " is not a multiple of 64 past the header");
   }
-  if (data_size != size - data_offset) {
-    h.fail_at(24, "the data size ", data_size, " does not end the file (", size - data_offset,
-              " bytes follow the data offset; is the file truncated?)");
+  if (data_offset > size || data_size != size - data_offset) {
+    h.fail_at(24, "the data blob (", data_size, " bytes from byte ", data_offset,
+              ") does not end the file's ", size, " bytes (is the file truncated?)");
   }
 
   // The sections, which end at or before data_offset.

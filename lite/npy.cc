@@ -49,6 +49,7 @@ std::string_view dict_value(const std::string& source, std::string_view header, 
     ++e;
   }
   if (e >= header.size() && depth != 0) fail(source, "the .npy header is malformed");
+  while (e > p && header[e - 1] == ' ') --e;
   return header.substr(p, e - p);
 }
 

@@ -193,7 +193,7 @@ def test_damaged_model_files_fail_cleanly(tmp_path):
     x = inputs_of("cnn")[0]
     out = str(tmp_path / "out")
     cases = {
-        "truncated.sopsm": (data[: len(data) // 3], "truncated"),
+        "truncated.sopsm": (data[: len(data) // 3], "is the file truncated?"),
         "header_only.sopsm": (data[:20], "the header"),
         "text.sopsm": (b"hello, I am not a model\n" * 4, "not a lite model"),
         "future.sopsm": (data[:8] + b"\x07\x00\x00\x00" + data[12:], "format version 7"),

@@ -1,0 +1,197 @@
+// lite/model.h and lite/interpreter.h on model files built byte by byte here, from
+// lite/FORMAT.md (not with either writer), and on the example models.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "aten_cpu/UnboxingFunctions.h"
+#include "lite/interpreter.h"
+#include "lite/model.h"
+
+namespace sops::lite {
+namespace {
+
+// Little-endian bytes, as FORMAT.md lays them out.
+class Bytes {
+ public:
+  Bytes& u8(uint8_t v) { return raw(&v, 1); }
+  Bytes& u32(uint32_t v) { return raw(&v, 4); }
+  Bytes& u64(uint64_t v) { return raw(&v, 8); }
+  Bytes& i64(int64_t v) { return raw(&v, 8); }
+  Bytes& str(const std::string& s) { return u32(static_cast<uint32_t>(s.size())).raw(s.data(), s.size()); }
+  Bytes& raw(const void* p, std::size_t n) {
+    s_.append(static_cast<const char*>(p), n);
+    return *this;
+  }
+  const std::string& bytes() const { return s_; }
+
+ private:
+  std::string s_;
+};
+
+// A whole file: header, `sections`, padding to 64, then `data`.
+std::string file(const std::string& sections, const std::string& data = "", uint32_t version = 1) {
+  Bytes b;
+  b.raw("SOPSLITE", 8).u32(version).u32(0);
+  const uint64_t offset = ((32 + sections.size() + 63) / 64) * 64;
+  b.u64(offset).u64(data.size()).raw(sections.data(), sections.size());
+  std::string out = b.bytes();
+  out.resize(offset, '\0');
+  return out + data;
+}
+
+// y = relu(x) for x: float32 [2], with the pieces a test may change.
+struct Relu {
+  uint32_t values = 2, op = 0, arg_slot = 0, out_slot = 1, output_slot = 1;
+  uint8_t dtype = 6, ndim = 1;
+  int64_t size = 2;
+
+  std::string sections() const {
+    Bytes b;
+    b.u32(1).str("producer").str("model_reader_test");
+    b.u32(1).str("aten::relu");
+    b.u32(values);
+    b.u32(0);                                           // constants
+    b.u32(1).str("x").u32(0).u8(dtype).u8(ndim);        // inputs
+    for (int k = 0; k < ndim; ++k) b.i64(size);
+    b.u32(1).str("relu").u32(op).u32(1).u8(1).u32(arg_slot).u8(0).u32(1).u32(out_slot);  // nodes
+    b.u32(1).str("y").u32(output_slot);                 // outputs
+    return b.bytes();
+  }
+};
+
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string read_error(const std::string& bytes) {
+  return error_of([&] { read_model("bad.sopsm", bytes.data(), bytes.size()); });
+}
+
+#define EXPECT_ERROR_HAS(text, needle) EXPECT_NE((text).find(needle), std::string::npos) << (text)
+
+class ModelReaderTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { aten::register_aten_cpu_kernels(); }
+};
+
+TEST_F(ModelReaderTest, ReadsAndRunsAHandWrittenModel) {
+  const std::string bytes = file(Relu().sections());
+  const auto model = read_model("relu.sopsm", bytes.data(), bytes.size());
+  EXPECT_EQ(model->operators, std::vector<std::string>{"aten::relu"});
+  EXPECT_EQ(model->metadata_value("producer"), "model_reader_test");
+  ASSERT_EQ(model->inputs.size(), 1u);
+  EXPECT_EQ(model->inputs[0].desc.str(), "float32 [2]");
+
+  const Program program(model);
+  Tensor x = empty({2}, TensorOptions(kFloat));
+  x.data_ptr<float>()[0] = -1.5f;
+  x.data_ptr<float>()[1] = 2.5f;
+  const std::vector<Tensor> y = program.run({x});
+  ASSERT_EQ(y.size(), 1u);
+  EXPECT_EQ(y[0].data_ptr<float>()[0], 0.0f);
+  EXPECT_EQ(y[0].data_ptr<float>()[1], 2.5f);
+}
+
+TEST_F(ModelReaderTest, NamesTheRuleAndTheByteOfEveryDamage) {
+  const std::string good = file(Relu().sections());
+  EXPECT_ERROR_HAS(read_error("SOPS"), "bad.sopsm: byte 0: the header needs 32 bytes");
+  EXPECT_ERROR_HAS(read_error("XOPSLITE" + good.substr(8)), "not a lite model");
+  EXPECT_ERROR_HAS(read_error(file(Relu().sections(), "", 2)),
+                   "format version 2; this runtime reads version 1");
+  EXPECT_ERROR_HAS(read_error(good + "extra"), "does not end the file");
+  EXPECT_ERROR_HAS(read_error(good.substr(0, good.size() - 1)), "is the file truncated?");
+
+  Relu r;
+  r.values = 1;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "names value slot 1 but the model has 1");
+  r = Relu();
+  r.arg_slot = 1;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "reads value slot 1 before it is defined");
+  r = Relu();
+  r.out_slot = 0;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "defines value slot 0 a second time");
+  r = Relu();
+  r.values = 3;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "value slots are never defined");
+  r = Relu();
+  r.op = 1;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "node 'relu' calls operator 1 of 1");
+  r = Relu();
+  r.dtype = 9;  // complex64
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "unknown dtype code 9");
+  r = Relu();
+  r.ndim = 17;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "has 17 dimensions (at most 16)");
+  r = Relu();
+  r.size = -3;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "negative size -3");
+  r = Relu();
+  r.ndim = 4;
+  r.size = int64_t{1} << 20;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "its size overflows");
+
+  // A huge count is refused before anything is reserved for it.
+  std::string huge = good;
+  const uint32_t count = 0xFFFFFFF0u;
+  std::memcpy(huge.data() + 32, &count, 4);  // the metadata count
+  EXPECT_ERROR_HAS(read_error(huge), "metadata count 4294967280 is more than");
+}
+
+TEST_F(ModelReaderTest, ChecksConstantsAgainstTheDataBlob) {
+  auto with_constant = [](uint64_t offset, uint64_t nbytes) {
+    Bytes b;
+    b.u32(0).u32(1).str("aten::relu").u32(2);
+    b.u32(1).str("w").u32(0).u8(6).u8(1).i64(4).u64(offset).u64(nbytes);
+    b.u32(0);  // no inputs
+    b.u32(1).str("relu").u32(0).u32(1).u8(1).u32(0).u8(0).u32(1).u32(1);
+    b.u32(1).str("y").u32(1);
+    return b.bytes();
+  };
+  const std::string data(128, '\0');
+  EXPECT_EQ(read_error(file(with_constant(64, 16), data)), "(no error)");
+  EXPECT_ERROR_HAS(read_error(file(with_constant(8, 16), data)), "constant 'w' lies at 8..+16, not 64-aligned");
+  EXPECT_ERROR_HAS(read_error(file(with_constant(64, 80), data)), "inside the 128-byte data blob");
+  EXPECT_ERROR_HAS(read_error(file(with_constant(64, 12), data)),
+                   "constant 'w' is float32 [4], 16 bytes, but the file gives it 12");
+}
+
+TEST_F(ModelReaderTest, ArgumentsAreCheckedAgainstTheSchemaAtLoadTime) {
+  // relu given a float where its schema wants a Tensor.
+  Bytes b;
+  b.u32(0).u32(1).str("aten::relu").u32(2).u32(0);
+  b.u32(1).str("x").u32(0).u8(6).u8(1).i64(2);
+  b.u32(1).str("relu").u32(0).u32(1).u8(3).raw("\0\0\0\0\0\0\xf0\x3f", 8).u8(0).u32(1).u32(1);
+  b.u32(1).str("y").u32(1);
+  const std::string bytes = file(b.bytes());
+  const auto model = read_model("bad.sopsm", bytes.data(), bytes.size());
+  const std::string e = error_of([&] { Program p(model); });
+  EXPECT_ERROR_HAS(e, "bad.sopsm: node 'relu' (aten::relu)");
+  EXPECT_ERROR_HAS(e, "expected a value of type Tensor");
+}
+
+TEST_F(ModelReaderTest, ReadsTheExampleModels) {
+  std::string path = std::getenv("MLP_MODEL");
+  const auto model = read_model_file(path);
+  EXPECT_EQ(model->operators.size(), 4u);  // addmm, permute, relu, _log_softmax
+  ASSERT_EQ(model->inputs.size(), 1u);
+  EXPECT_EQ(model->inputs[0].desc.str(), "float32 [4, 32]");
+  EXPECT_EQ(model->constants.size(), 4u);  // two Linear layers' weights and biases
+  EXPECT_ERROR_HAS(error_of([] { read_model_file("/nonexistent/m.sopsm"); }),
+                   "/nonexistent/m.sopsm: cannot open the model file");
+}
+
+}  // namespace
+}  // namespace sops::lite
