@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "lite/model.h"
 
 namespace sops::lite {
@@ -424,12 +426,11 @@ std::shared_ptr<const Model> read_model_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) throw ModelError(path + ": cannot open the model file: " + std::strerror(errno));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
-  if (std::fseek(f, 0, SEEK_END) != 0) throw ModelError(path + ": cannot read the model file");
-  const long end = std::ftell(f);
-  if (end < 0 || std::fseek(f, 0, SEEK_SET) != 0) {
-    throw ModelError(path + ": cannot read the model file (is it a regular file?)");
+  struct stat st {};
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    throw ModelError(path + ": not a model file (not a regular file)");
   }
-  const auto size = static_cast<std::size_t>(end);
+  const auto size = static_cast<std::size_t>(st.st_size);
   std::shared_ptr<std::byte> bytes = Model::allocate_bytes(size);
   if (size != 0 && std::fread(bytes.get(), 1, size, f) != size) {
     throw ModelError(path + ": cannot read the model file: " + std::strerror(errno));

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -156,6 +157,8 @@ Tensor parse_npy(const std::string& source, const std::string& bytes) {
 Tensor read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open the .npy file: ") + std::strerror(errno));
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) fail(path, "not a .npy file (not a regular file)");
   std::ostringstream s;
   s << in.rdbuf();
   if (in.bad()) fail(path, "cannot read the .npy file");

@@ -185,6 +185,8 @@ def test_wrong_inputs_fail_cleanly(tmp_path):
 
     assert_clean_failure(lite("run", mlp, "--input", str(tmp_path / "absent.npy"), "--output-dir", out),
                          "absent.npy", "cannot open")
+    assert_clean_failure(lite("run", mlp, "--input", str(tmp_path), "--output-dir", out),
+                         "not a .npy file")
     assert not os.path.exists(out)
 
 
@@ -204,6 +206,7 @@ def test_damaged_model_files_fail_cleanly(tmp_path):
         for command in (["run", str(path), "--input", x, "--output-dir", out], ["ops", str(path)]):
             assert_clean_failure(lite(*command), file, needle)
     assert_clean_failure(lite("ops", str(tmp_path / "absent.sopsm")), "absent.sopsm", "cannot open")
+    assert_clean_failure(lite("ops", str(tmp_path)), "not a model file")
 
 
 def test_usage_mistakes_print_the_usage():
