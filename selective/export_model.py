@@ -15,6 +15,7 @@ Whatever goes wrong ends with one line on stderr and exit status 1:
 """
 
 import argparse
+import logging
 import os
 import sys
 import warnings
@@ -45,6 +46,7 @@ def load_program(path: str):
         raise CliError(f"{path}: no such file")
     if not os.path.isfile(path):
         raise CliError(f"{path}: not a file")
+    logging.disable(logging.WARNING)  # torch.export.load logs a traceback before its fallback reader
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -52,6 +54,8 @@ def load_program(path: str):
     except Exception as e:  # pylint: disable=broad-except  (any reason the archive is unreadable)
         reason = _one_line(e) or type(e).__name__
         raise CliError(f"{path}: not a readable torch.export archive (.pt2 from torch.export.save): {reason}") from None
+    finally:
+        logging.disable(logging.NOTSET)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -6,7 +6,10 @@ raw bytes) or inputs (user inputs, static shapes only); each OpOverload call bec
 node with its arguments in schema order (schema_args.py) and one slot per return, or,
 for a Tensor[] return, one slot per element (unpack); `operator.getitem` nodes are
 folded into the slot they name; the output node names the user outputs. Slots are
-numbered in the order they are defined. Everything else raises `ConvertError` whose
+numbered in the order they are defined. `aten::_assert_tensor_metadata` calls (no
+returns; static facts) are left out. A Python number given for a Tensor argument (a
+wrapped number: `aten::mul.Tensor(x, 2)`) becomes a 0-dim constant named
+`<node>.<argument>`. Everything else raises `ConvertError` whose
 message starts with the node's name (and operator).
 """
 
@@ -17,6 +20,11 @@ from torch.export.graph_signature import InputKind, OutputKind, TensorArgument
 
 from lite_model import Constant, Input, LiteModel, Node, Output, TensorDesc
 from schema_args import ConvertError, dtype_code, encode_arguments
+
+
+# Checks that hold by construction in a static graph, left out: `.to()` asserts its input's
+# dtype, device and layout, which the exported input descriptions already fix.
+DROPPED = {"aten::_assert_tensor_metadata"}
 
 
 def op_name(op: torch._ops.OpOverload) -> str:
@@ -91,6 +99,27 @@ class _Converter:
         self.slot_of[node] = self.new_slot()
         self.model.constants.append(Constant(spec.target, self.slot_of[node], desc, tensor_bytes(tensor)))
 
+    def lift_number(self, node, arg_name: str, number) -> int:
+        """The slot of a 0-dim constant `{node}.{arg}` for a number passed as a Tensor.
+
+        Its dtype keeps PyTorch's wrapped-number promotion: bool, int64 for an int, and for
+        a float the dtype of the node's first tensor argument when that is a floating one
+        (the number takes part in that dtype), else float32 (the default dtype).
+        """
+        if isinstance(number, bool):
+            dtype = torch.bool
+        elif isinstance(number, int):
+            dtype = torch.int64
+        else:
+            first = next((a.meta.get("val") for a in node.args if isinstance(a, torch.fx.Node)), None)
+            floating = isinstance(first, torch.Tensor) and first.dtype.is_floating_point
+            dtype = first.dtype if floating else torch.get_default_dtype()
+        tensor = torch.tensor(number, dtype=dtype)
+        slot = self.new_slot()
+        desc = TensorDesc(dtype_code(dtype, f"argument '{arg_name}'"), ())
+        self.model.constants.append(Constant(f"{node.name}.{arg_name}", slot, desc, tensor_bytes(tensor)))
+        return slot
+
     def operator_index(self, name: str) -> int:
         if name not in self.model.operators:
             self.model.operators.append(name)
@@ -107,16 +136,24 @@ class _Converter:
     def call(self, node):
         op = node.target
         name = op_name(op)
+        if name in DROPPED:
+            return
         schema = op._schema
         if schema.is_mutable:
             raise _node_error(node, "the operator writes to an argument; the format holds functional graphs only "
                               "(run_decompositions() should have removed it)", name)
         try:
-            args = encode_arguments(op, node, self.slot_of)
+            args = encode_arguments(op, node, self.slot_of, lambda arg, number: self.lift_number(node, arg, number))
         except ConvertError as e:
             raise _node_error(node, str(e), name) from None
         returns = [str(r.real_type) for r in schema.returns]
         val = node.meta.get("val")
+        for k, tensor in enumerate(val if isinstance(val, (list, tuple)) else [val]):
+            if isinstance(tensor, torch.Tensor):
+                try:
+                    dtype_code(tensor.dtype, f"output {k}")
+                except ConvertError as e:
+                    raise _node_error(node, str(e), name) from None
         unpack = returns == ["List[Tensor]"]
         if unpack:
             if not isinstance(val, (list, tuple)):
@@ -132,6 +169,15 @@ class _Converter:
         else:
             self.slots_of[node] = outs
         self.model.nodes.append(Node(node.name, self.operator_index(name), args, unpack, outs))
+
+    def unsupported_call(self, node):
+        target = node.target
+        if isinstance(target, torch._ops.HigherOrderOperator):
+            spelled = f"torch.ops.higher_order.{target.name()}"
+        else:
+            spelled = f"{getattr(target, '__module__', None) or 'builtins'}.{getattr(target, '__qualname__', target)}"
+        raise _node_error(node, f"calls {spelled}, which is not an ATen operator overload (higher-order ops such as "
+                          "cond, map and while_loop, and Python functions, are not supported)", spelled)
 
     def output(self, node):
         specs = self.ep.graph_signature.output_specs
@@ -149,11 +195,14 @@ class _Converter:
 
     def run(self) -> LiteModel:
         signature = self.ep.graph_signature
-        mutated = {**signature.buffers_to_mutate, **signature.user_inputs_to_mutate}
-        if mutated:
-            names = ", ".join(f"'{k}'" for k in mutated)
-            raise ConvertError(f"node {names}: the program mutates buffers or inputs ({', '.join(mutated.values())}); "
-                               "the format holds functional graphs only")
+        for kind, mutated in (("buffer", signature.buffers_to_mutate), ("input", signature.user_inputs_to_mutate)):
+            for node_name, target in mutated.items():
+                raise ConvertError(f"node '{node_name}': its value is written back to {kind} '{target}'; mutated "
+                                   "buffers and inputs are not supported (return the new value instead)")
+        for node in self.ep.graph.nodes:  # a higher-order op before its get_attr submodules
+            if node.op == "call_function" and not isinstance(node.target, torch._ops.OpOverload) \
+                    and node.target is not operator.getitem:
+                self.unsupported_call(node)
         for node in self.ep.graph.nodes:
             if node.op == "placeholder":
                 self.placeholder(node)
@@ -162,9 +211,7 @@ class _Converter:
             elif node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload):
                 self.call(node)
             elif node.op == "call_function":
-                raise _node_error(node, f"calls {getattr(node.target, '__name__', node.target)}, which is not an "
-                                  "ATen operator overload (higher-order ops such as cond/map/while_loop are not "
-                                  "supported)", str(node.target))
+                self.unsupported_call(node)
             elif node.op == "output":
                 self.output(node)
             else:

@@ -239,10 +239,8 @@ def validate(model: LiteModel) -> None:
     _check_count(len(model.operators), "operators")
     for i, name in enumerate(model.operators):
         _check_str(name, f"operator {i}")
-        if not name:
-            raise LiteModelError(f"operator {i}: an empty name")
-    if len(set(model.operators)) != len(model.operators):
-        raise LiteModelError(f"operators: a name is listed twice in {model.operators}")
+        if "::" not in name or len(name) < 4:
+            raise LiteModelError(f"operator {i}: {name!r} is not namespace::name[.overload]")
     _check_int(model.num_values, 0, MAX_U32 - 1, "values: the slot count")
     defined: set = set()
 
@@ -351,8 +349,13 @@ class _Writer:
 
 
 def serialize(model: LiteModel) -> bytes:
-    """The bytes of `model` in the format of lite/FORMAT.md (after `validate`)."""
+    """The bytes of `model` in the format of lite/FORMAT.md (after `validate`).
+
+    Beyond the format's rules, the writer lists each operator once.
+    """
     validate(model)
+    if len(set(model.operators)) != len(model.operators):
+        raise LiteModelError(f"operators: a name is listed twice in {model.operators}")
     w = _Writer()
     w.u32(len(model.metadata))
     for key, value in model.metadata:

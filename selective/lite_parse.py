@@ -9,7 +9,7 @@ naming the byte offset.
 
 import struct
 
-from lite_model import (ALIGN, DTYPES, HEADER_SIZE, MAGIC, MAX_STR_BYTES, NONE_SLOT, VERSION, Arg,
+from lite_model import (ALIGN, DTYPES, HEADER_SIZE, MAGIC, MAX_NDIM, MAX_STR_BYTES, NONE_SLOT, VERSION, Arg,
                         Constant, Input, LiteModel, LiteModelError, Node, Output, Tag, TensorDesc,
                         check_desc, validate)
 
@@ -54,7 +54,7 @@ class _Reader:
         n = self.u32(f"the count of {what}")
         least = _MIN_ENTRY[entry] if entry else size
         if n * least > self.end - self.pos:
-            self.fail(f"{n} {what} cannot fit in the {self.end - self.pos} bytes left", at)
+            self.fail(f"{n} {what} cannot fit in the {self.end - self.pos} bytes left before the data blob", at)
         return n
 
     def str(self, what: str) -> str:
@@ -74,6 +74,8 @@ class _Reader:
         if dtype not in DTYPES:
             self.fail(f"{what}: dtype code {dtype} is not one of {sorted(DTYPES)}", at)
         ndim = self.u8(f"{what}: ndim")
+        if ndim > MAX_NDIM:
+            self.fail(f"{what}: {ndim} dimensions, more than {MAX_NDIM}", at + 1)
         sizes = tuple(struct.unpack(f"<{ndim}q", self.take(8 * ndim, f"{what}: sizes")))
         try:
             check_desc(TensorDesc(dtype, sizes), what)

@@ -93,13 +93,19 @@ def _device(value, what: str) -> Arg:
     return Arg(Tag.DEVICE, (_DEVICE_TYPES[device.type], -1 if device.index is None else device.index))
 
 
-def encode_value(type_str: str, size: int, value, slot_of, what: str) -> Arg:
-    """One argument: the schema's type spelling (`Optional[List[int]]`, ...) and its value."""
+def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None) -> Arg:
+    """One argument: the schema's type spelling (`Optional[List[int]]`, ...) and its value.
+
+    `lift(number)`, when given, turns a Python number passed for a Tensor (a wrapped
+    number, as in `aten::mul.Tensor(x, 2)`) into the slot of a 0-dim constant.
+    """
     if type_str.startswith("Optional[") and type_str.endswith("]"):
         if value is None:
             return Arg(Tag.NONE)
         type_str = type_str[len("Optional["):-1]
     if type_str == "Tensor":
+        if lift is not None and isinstance(value, (bool, int, float)):
+            return Arg(Tag.VALUE, lift(value))
         return Arg(Tag.VALUE, _slot(value, slot_of, what))
     if type_str in ("int", "SymInt"):
         return Arg(Tag.INT, _int(value, what))
@@ -151,8 +157,11 @@ def encode_value(type_str: str, size: int, value, slot_of, what: str) -> Arg:
     raise ConvertError(f"{what} has schema type {type_str}, which has no tag in the format (FORMAT.md, arg)")
 
 
-def encode_arguments(op: torch._ops.OpOverload, node: torch.fx.Node, slot_of: dict) -> list:
-    """The node's arguments in schema order, up to the last one given (out= never)."""
+def encode_arguments(op: torch._ops.OpOverload, node: torch.fx.Node, slot_of: dict, lift=None) -> list:
+    """The node's arguments in schema order, up to the last one given (out= never).
+
+    `lift(name, number)` makes a 0-dim constant for a number given as a Tensor argument.
+    """
     schema_args = [a for a in op._schema.arguments if not a.is_out]
     given = {}
     if len(node.args) > len(schema_args):
@@ -176,5 +185,6 @@ def encode_arguments(op: torch._ops.OpOverload, node: torch.fx.Node, slot_of: di
             value = arg.default_value
         else:
             raise ConvertError(f"{what} is missing and has no default in the schema")
-        encoded.append(encode_value(str(arg.real_type), arg.N, value, slot_of, what))
+        lift_arg = None if lift is None else (lambda number, name=arg.name: lift(name, number))
+        encoded.append(encode_value(str(arg.real_type), arg.N, value, slot_of, what, lift_arg))
     return encoded

@@ -1,0 +1,157 @@
+"""The converter (selective/exported_graph.py, schema_args.py) keeps each model's meaning.
+
+Every case exports a small module, converts it, writes and re-reads the lite bytes, and
+runs them with PyTorch's own operators (torch_reference.py): the outputs must match the
+exported program's. Needs torch and numpy; skipped without them (the Bazel python).
+"""
+
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "selective"))
+
+torch = pytest.importorskip("torch", reason="needs torch (pip install torch==2.13.0)")
+np = pytest.importorskip("numpy")
+
+import torch_reference  # noqa: E402
+from exported_graph import convert_program  # noqa: E402
+from lite_model import Tag, parse, serialize  # noqa: E402
+from schema_args import ConvertError  # noqa: E402
+
+
+def convert(module, inputs):
+    """(parsed lite model, exported program) of `module` exported for `inputs`."""
+    ep = torch.export.export(module.eval(), inputs).run_decompositions()
+    return parse(serialize(convert_program(ep, [("producer", "test")]))), ep
+
+
+def check_same_outputs(module, inputs):
+    model, ep = convert(module, inputs)
+    with torch.no_grad():
+        expected = ep.module()(*inputs)
+    expected = expected if isinstance(expected, (tuple, list)) else (expected,)
+    got = torch_reference.run(model, inputs)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        torch.testing.assert_close(g, e, rtol=0, atol=0)
+    return model
+
+
+def nodes_of(model, op):
+    return [n for n in model.nodes if model.operators[n.op] == op]
+
+
+@pytest.mark.parametrize("name", ["mlp", "cnn", "transformer"])
+def test_checked_in_models_reproduce_eager_outputs(name):
+    folder = os.path.join(ROOT, "models", name)
+    with open(os.path.join(folder, "model.sopsm"), "rb") as f:
+        model = parse(f.read())
+    inputs = [torch.from_numpy(np.load(os.path.join(folder, f"input{k}.npy"))) for k in range(len(model.inputs))]
+    for k, out in enumerate(torch_reference.run(model, inputs)):
+        expected = np.load(os.path.join(folder, f"expected{k}.npy"))
+        np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+class SplitCat(torch.nn.Module):
+    def forward(self, x):
+        a, b, c = torch.split(x, 2, dim=1)
+        parts = torch.split(x, [1, 5], dim=1)
+        return torch.cat([c, a], 1), b.to(torch.float64), parts[1] * 2
+
+
+def test_tensor_list_returns_unpack_and_getitem_is_folded():
+    model = check_same_outputs(SplitCat(), (torch.randn(4, 6),))
+    splits = nodes_of(model, "aten::split_with_sizes")
+    assert [(n.unpack, len(n.outs)) for n in splits] == [(True, 3), (True, 2)]
+    cat = nodes_of(model, "aten::cat")[0]
+    assert cat.args[0].tag == Tag.TENSORS and cat.args[0].value == (splits[0].outs[2], splits[0].outs[0])
+    assert not nodes_of(model, "aten::_assert_tensor_metadata")  # .to()'s static check is left out
+    mul = nodes_of(model, "aten::mul.Tensor")[0]  # parts[1] * 2: the 2 is a 0-dim int64 constant
+    constant = next(c for c in model.constants if c.slot == mul.args[1].value)
+    assert (constant.name, constant.desc.dtype, constant.desc.sizes, constant.data) == ("mul.other", 4, (), bytes([2]) + bytes(7))
+    to_copy = nodes_of(model, "aten::_to_copy")[0]
+    assert to_copy.args[1].tag == Tag.SCALAR_TYPE and to_copy.args[1].value == 7
+
+
+class WrappedNumbers(torch.nn.Module):
+    """Python numbers where the schema wants a Tensor (mul.Tensor(x, 2.5), ...)."""
+
+    def forward(self, i, d, h):
+        return i * 2.5, i + 3, d * 0.1, h / 3.3, torch.eq(d, 0.1), torch.where(i > 2, i, 7)
+
+
+def test_numbers_given_for_tensors_become_0_dim_constants_with_wrapped_number_dtypes():
+    inputs = (torch.arange(6).reshape(2, 3), torch.tensor([0.1, 0.2], dtype=torch.float64),
+              torch.tensor([1.0, 2.0], dtype=torch.float16))
+    model = check_same_outputs(WrappedNumbers(), inputs)
+    lifted = {c.name: c.desc for c in model.constants}
+    assert all(desc.sizes == () for desc in lifted.values()) and len(lifted) >= 4, lifted
+    assert sorted({desc.dtype for desc in lifted.values()}) == [4, 5, 6, 7]  # int64, float16, float32, float64
+
+
+class Pool(torch.nn.Module):
+    def forward(self, x):
+        y, indices = torch.nn.functional.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)
+        return y, indices, torch.nn.functional.avg_pool2d(x, 2, ceil_mode=True, count_include_pad=False)
+
+
+def test_multi_output_nodes_and_defaults_in_gaps():
+    model = check_same_outputs(Pool(), (torch.randn(1, 2, 7, 7),))
+    pool = nodes_of(model, "aten::max_pool2d_with_indices")[0]
+    assert not pool.unpack and len(pool.outs) == 2
+    assert [a.value for a in pool.args[1:4]] == [(3, 3), (2, 2), (1, 1)]
+    assert model.outputs[1].slot == pool.outs[1]
+
+
+class Buffers(torch.nn.Module):
+    """A bfloat16 parameter, a bool buffer, a non-persistent buffer and a lifted constant."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(3, 5).to(torch.bfloat16))
+        self.register_buffer("keep", torch.tensor([True, False, True, True, False]))
+        self.register_buffer("scale", torch.full((5,), 0.5), persistent=False)
+        self.offset = torch.arange(5.0)  # neither parameter nor buffer: a lifted tensor constant
+
+    def forward(self, x):
+        y = (x.to(torch.bfloat16) @ self.w).float()
+        y = torch.where(self.keep, y * self.scale, torch.zeros_like(y)) + self.offset
+        return y.clamp(min=-1.0), x, self.w
+
+
+def test_constants_of_every_kind_and_outputs_that_are_not_nodes():
+    model = check_same_outputs(Buffers(), (torch.randn(2, 3),))
+    names = {c.name: c.desc for c in model.constants}
+    assert (names["w"].dtype, names["keep"].dtype, names["scale"].dtype) == (15, 11, 6)
+    assert any(name.startswith("lifted_tensor") or name == "offset" for name in names), names
+    assert [o.slot for o in model.outputs[1:]] == [model.inputs[0].slot,
+                                                   next(c.slot for c in model.constants if c.name == "w")]
+
+
+class Mask(torch.nn.Module):
+    def forward(self, tokens, x):
+        pad = tokens == 0
+        filled = x.masked_fill(pad.unsqueeze(-1), 0.0)
+        picked = x[:, torch.tensor([0, 2])]
+        return filled.sum(dim=(0, 1), keepdim=True), torch.logical_or(pad, tokens > 3).any(dim=1), picked
+
+
+def test_masks_indexing_and_int_lists():
+    tokens = torch.tensor([[1, 0, 4], [0, 2, 3]])
+    model = check_same_outputs(Mask(), (tokens, torch.randn(2, 3, 4)))
+    index = nodes_of(model, "aten::index.Tensor")[0]
+    assert index.args[1].tag == Tag.OPT_TENSORS and index.args[1].value[0] is None
+
+
+def test_converter_errors_name_the_node():
+    class Complex(torch.nn.Module):
+        def forward(self, x):
+            return torch.view_as_real(x.to(torch.complex64) * 2)
+
+    ep = torch.export.export(Complex(), (torch.randn(3),)).run_decompositions()
+    with pytest.raises(ConvertError, match=r"node '\w+' \(aten::[\w.]+\): .*complex64"):
+        convert_program(ep, [])
