@@ -103,17 +103,17 @@ class _Converter:
         """The slot of a 0-dim constant `{node}.{arg}` for a number passed as a Tensor.
 
         Its dtype keeps PyTorch's wrapped-number promotion: bool, int64 for an int, and for
-        a float the dtype of the node's first tensor argument when that is a floating one
-        (the number takes part in that dtype), else float32 (the default dtype).
+        a float the dtype of the node's first floating tensor argument (the number is used
+        in that dtype), else float32 (the default dtype, what int tensors promote to).
         """
         if isinstance(number, bool):
             dtype = torch.bool
         elif isinstance(number, int):
             dtype = torch.int64
         else:
-            first = next((a.meta.get("val") for a in node.args if isinstance(a, torch.fx.Node)), None)
-            floating = isinstance(first, torch.Tensor) and first.dtype.is_floating_point
-            dtype = first.dtype if floating else torch.get_default_dtype()
+            vals = [a.meta.get("val") for a in node.args if isinstance(a, torch.fx.Node)]
+            floating = [v.dtype for v in vals if isinstance(v, torch.Tensor) and v.dtype.is_floating_point]
+            dtype = floating[0] if floating else torch.get_default_dtype()
         tensor = torch.tensor(number, dtype=dtype)
         slot = self.new_slot()
         desc = TensorDesc(dtype_code(dtype, f"argument '{arg_name}'"), ())

@@ -81,7 +81,8 @@ class WrappedNumbers(torch.nn.Module):
     """Python numbers where the schema wants a Tensor (mul.Tensor(x, 2.5), ...)."""
 
     def forward(self, i, d, h):
-        return i * 2.5, i + 3, d * 0.1, h / 3.3, torch.eq(d, 0.1), torch.where(i > 2, i, 7)
+        return i * 2.5, i + 3, d * 0.1, h / 3.3, torch.eq(d, 0.1), torch.where(i > 2, i, 7), \
+            torch.where(d > 0.15, d, 0.3)
 
 
 def test_numbers_given_for_tensors_become_0_dim_constants_with_wrapped_number_dtypes():
