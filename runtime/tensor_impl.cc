@@ -9,7 +9,8 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   int64_t running = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = running;
-    running *= sizes[i] > 1 ? sizes[i] : 1;
+    SOPS_CHECK(!__builtin_mul_overflow(running, sizes[i] > 1 ? sizes[i] : 1, &running), "sizes ",
+               sizes, " hold more elements than int64 can count");
   }
   return strides;
 }

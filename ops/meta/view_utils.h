@@ -26,7 +26,9 @@ inline DimVector infer_size(IntArrayRef shape, int64_t numel, std::string_view a
     } else {
       SOPS_CHECK_ARG(shape[i] >= 0, argument, "invalid shape dimension ", shape[i], " at index ", i,
                      " of shape ", shape);
-      known *= shape[i];
+      // Past int64 the shape cannot match any tensor: PyTorch's "is invalid" message.
+      SOPS_CHECK_ARG(!__builtin_mul_overflow(known, shape[i], &known), argument, "shape '", shape,
+                     "' is invalid for input of size ", numel);
     }
   }
   if (inferred.has_value()) {

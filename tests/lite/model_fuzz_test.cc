@@ -46,7 +46,7 @@ std::vector<Tensor> zero_inputs(const Model& m, bool* small) {
       return {};
     }
     Tensor t = empty(in.desc.sizes, TensorOptions(in.desc.dtype));
-    std::memset(t.data_ptr(), 0, t.nbytes());
+    if (t.nbytes() != 0) std::memset(t.data_ptr(), 0, t.nbytes());
     inputs.push_back(t);
   }
   return inputs;

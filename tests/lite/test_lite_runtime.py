@@ -127,6 +127,14 @@ def test_shapes_are_eager_pytorchs(name):
         assert len(peak) == 1 and int(peak[0].split(": ")[1].split()[0]) > 0
 
 
+def test_shapes_peak_memory_counts_what_is_alive():
+    # mlp: x [4,32] f32 (512 B) dies after the first addmm; addmm [4,64] (1 KiB) lives
+    # until relu [4,64] (1 KiB) has been computed; the transposed weights are views of
+    # parameters (not counted). So the peak is 2 KiB, reached at relu.
+    result = lite("shapes", model_file("mlp"))
+    assert "# peak activation memory: 2048 bytes (after node 'relu')" in result.stdout.splitlines()
+
+
 def write_model(path, operators):
     """A one-input model calling each operator in turn on the input (relu-like ops)."""
     model = LiteModel(
