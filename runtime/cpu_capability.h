@@ -33,8 +33,12 @@
 
 #if defined(__GNUC__)
 #define SOPS_ALWAYS_INLINE inline __attribute__((always_inline))
+// For a lambda that takes or returns vectors and is called from both clones of a loop
+// (cpu_kernel_vec's vop): `[](V x) SOPS_VEC_LAMBDA -> V { ... }`.
+#define SOPS_VEC_LAMBDA __attribute__((always_inline))
 #else
 #define SOPS_ALWAYS_INLINE inline
+#define SOPS_VEC_LAMBDA
 #endif
 
 // SOPS_CPU_CLONES(name, body): the clones of one hot loop and the function that runs the

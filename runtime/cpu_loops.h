@@ -151,7 +151,7 @@ SOPS_ALWAYS_INLINE void vec_unit_stride_body(char** data, int64_t n, Op& op, VOp
   T* out = reinterpret_cast<T*>(data[0]);
   const std::tuple<const arg_t<Traits, I>*...> in{
       reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1])...};
-  auto chunk = [&](auto index, int64_t k) -> V {
+  auto chunk = [&](auto index, int64_t k) SOPS_VEC_LAMBDA -> V {
     constexpr std::size_t i = decltype(index)::value;
     const T* p = std::get<i>(in);
     if constexpr (((kBroadcast >> i) & 1u) != 0) {
@@ -172,14 +172,34 @@ SOPS_ALWAYS_INLINE void vec_unit_stride_body(char** data, int64_t n, Op& op, VOp
   for (; k < n; ++k) out[k] = op(std::get<I>(in)[((kBroadcast >> I) & 1u) != 0 ? 0 : k]...);
 }
 
-// No AVX2 clone here, unlike unit_stride_loop: vop takes and returns vectors, and a
-// vector crosses a call between an AVX2 function and a default-target one (vop is not
-// always inlined, e.g. at -O0) in different registers (GCC's -Wpsabi). The loop runs in
-// the target vop was compiled for; a kernel wanting AVX2 for a vector loop writes the
-// whole loop as a clone (e.g. backends/cpu/softmax.cpp).
+// The clones of cpu_kernel_vec's unit-stride run, as unit_stride_loop's. vop takes and
+// returns vectors, which an AVX2 function and a default-target one pass in different
+// registers (GCC's -Wpsabi): vop must therefore be inlined into each clone, which is why
+// cpu_kernel_vec requires it declared SOPS_VEC_LAMBDA (always_inline; GCC refuses to
+// compile a call it cannot inline rather than call across the two targets).
+template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
+SOPS_KERNEL_BASE void vec_unit_stride_base(char** data, int64_t n, Op& op, VOp& vop,
+                                           std::index_sequence<I...> is) {
+  vec_unit_stride_body<Traits, kBroadcast>(data, n, op, vop, is);
+}
+
+#if SOPS_HAVE_AVX2_CLONES
+template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
+SOPS_KERNEL_AVX2 void vec_unit_stride_avx2(char** data, int64_t n, Op& op, VOp& vop,
+                                           std::index_sequence<I...> is) {
+  vec_unit_stride_body<Traits, kBroadcast>(data, n, op, vop, is);
+}
+#endif
+
 template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
 void vec_unit_stride_loop(char** data, int64_t n, Op& op, VOp& vop, std::index_sequence<I...> is) {
-  vec_unit_stride_body<Traits, kBroadcast>(data, n, op, vop, is);
+#if SOPS_HAVE_AVX2_CLONES
+  if (cpu_has_avx2()) {
+    vec_unit_stride_avx2<Traits, kBroadcast>(data, n, op, vop, is);
+    return;
+  }
+#endif
+  vec_unit_stride_base<Traits, kBroadcast>(data, n, op, vop, is);
 }
 
 template <typename Traits, typename Op, typename VOp, std::size_t... I>
@@ -250,10 +270,11 @@ void cpu_kernel(const TensorIteratorBase& iter, Op&& op) {
 //
 //   sops::cpu_kernel_vec(iter,
 //       [](float x) -> float { return 1 / (1 + std::exp(-x)); },
-//       [](vec::Vf x) -> vec::Vf { return vec::sigmoid(x); });
+//       [](vec::Vf x) SOPS_VEC_LAMBDA -> vec::Vf { return vec::sigmoid(x); });
 //
 // Every argument and the result must have one element type T (not bool) and vop takes
-// and returns Vec32<T>::type (runtime/vec_math.h has exp, sigmoid, tanh). vop runs on
+// and returns Vec32<T>::type (runtime/vec_math.h has exp, sigmoid, tanh, erf), and is
+// declared SOPS_VEC_LAMBDA so that it compiles into both clones of the loop. vop runs on
 // 32-byte chunks of unit-stride runs (an input broadcast along the run is splatted);
 // op runs on the tails, on strided runs, and on everything when an operand's dtype is
 // not T (the casting path of cpu_kernel).

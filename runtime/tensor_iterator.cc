@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "runtime/broadcast.h"
+#include "runtime/element_cast.h"
 #include "runtime/error.h"
 #include "runtime/type_promotion.h"
+#include "runtime/visit_dtype.h"
 
 namespace sops {
 
@@ -284,7 +286,25 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
     OperandInfo& op = mutable_operand(i);
     op.target_dtype =
         config.promote_inputs_to_common_dtype_ ? common_dtype_ : op.tensor().scalar_type();
+    // A cpu scalar of another dtype (`x * 0.5`: a float64 wrapped number against a
+    // float32 tensor) is converted once here, as PyTorch converts it, so that the kernel
+    // sees one dtype and runs its vector loop instead of converting every element.
+    if (op.target_dtype != op.tensor().scalar_type() && common_device_.is_cpu() &&
+        is_cpu_scalar_candidate(op) && is_tensor_dtype(op.target_dtype)) {
+      convert_input(i, op.target_dtype);
+    }
   }
+}
+
+void TensorIteratorBase::convert_input(int arg, ScalarType dtype) {
+  const Tensor& from = op_at(arg).tensor();
+  Tensor to = empty({}, TensorOptions(dtype));
+  SOPS_DISPATCH_EVERY_TYPE(dtype, "TensorIterator", [&] {
+    *to.data_ptr<scalar_t>() = load_as<scalar_t>(from.const_data_ptr(), from.scalar_type());
+  });
+  to.unsafe_get_impl()->set_wrapped_number(from.is_wrapped_number());
+  if (!owns_operands_) take_ownership();
+  (*owned_)[static_cast<std::size_t>(arg)] = std::move(to);
 }
 
 void TensorIteratorBase::declare_outputs(IntArrayRef strides) {

@@ -20,7 +20,8 @@
 //
 // Operands are numbered outputs first: operand 0 is output 0, then the inputs.
 // Inputs whose dtype differs from the common dtype are converted element by element
-// as they are read; outputs of another dtype (out= with cast_common_dtype_to_outputs)
+// as they are read (a cpu scalar, such as a wrapped number, once, when the iterator is
+// built); outputs of another dtype (out= with cast_common_dtype_to_outputs)
 // are converted as they are written. An output that is also an input (inplace) is
 // fine; partial overlap between an output and an input is an error.
 //
@@ -318,6 +319,8 @@ class TensorIteratorBase : public MetaBase {
   void coalesce_dimensions();
   // Points every operand at a copy held in owned_.
   void take_ownership();
+  // Replaces input `arg`, a cpu scalar, by its value converted to `dtype`.
+  void convert_input(int arg, ScalarType dtype);
   void copy_state(const TensorIteratorBase& other);
   [[noreturn]] void throw_operand_out_of_range(int arg) const;
   OperandInfo& mutable_operand(int arg) { return operands_[static_cast<std::size_t>(arg)]; }

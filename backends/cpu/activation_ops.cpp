@@ -1,6 +1,7 @@
 // CPU kernels of gelu, silu, hardsigmoid, hardswish, hardtanh, leaky_relu and clamp, with
-// PyTorch's scalar formulas. gelu and silu use std::erf, std::tanh and std::exp, which
-// differ from PyTorch's vectorized ones in the last bits. Non-floating dtypes get
+// PyTorch's formulas. gelu and silu use runtime/vec_math.h's erf, tanh and exp on whole
+// vectors (std::erf, std::tanh, std::exp on the tails), which differ from PyTorch's in
+// the last bits. Non-floating dtypes get
 // PyTorch's error ("silu_cpu" not implemented for 'Long'), except in clamp and hardtanh.
 #include <algorithm>
 #include <cmath>
@@ -43,21 +44,26 @@ SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate, c
                  "approximate argument must be either none or tanh.");
   check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "GeluKernelImpl", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "gelu", [&] {
+    using V = typename Vec32<scalar_t>::type;
     if (approximate == "none") {
       const scalar_t alpha = static_cast<scalar_t>(M_SQRT1_2);
-      sops::cpu_kernel(*this, [alpha](scalar_t x) -> scalar_t {
-        return x * scalar_t(0.5) * (scalar_t(1) + std::erf(x * alpha));
-      });
+      sops::cpu_kernel_vec(
+          *this,
+          [alpha](scalar_t x) -> scalar_t {
+            return x * scalar_t(0.5) * (scalar_t(1) + std::erf(x * alpha));
+          },
+          [alpha](V x) SOPS_VEC_LAMBDA -> V {
+            return x * scalar_t(0.5) * (scalar_t(1) + vec::erf(x * alpha));
+          });
     } else {
       const scalar_t beta = static_cast<scalar_t>(M_SQRT2 * M_2_SQRTPI * 0.5);
       const scalar_t kappa = static_cast<scalar_t>(0.044715);
-      using V = typename Vec32<scalar_t>::type;
       sops::cpu_kernel_vec(
           *this,
           [beta, kappa](scalar_t x) -> scalar_t {
             return scalar_t(0.5) * x * (scalar_t(1) + std::tanh(beta * (x + kappa * x * x * x)));
           },
-          [beta, kappa](V x) -> V {
+          [beta, kappa](V x) SOPS_VEC_LAMBDA -> V {
             return scalar_t(0.5) * x * (scalar_t(1) + vec::tanh(beta * (x + kappa * x * x * x)));
           });
     }
@@ -70,7 +76,7 @@ SOPS_IMPL_FUNC(silu_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
     using V = typename Vec32<scalar_t>::type;
     sops::cpu_kernel_vec(
         *this, [](scalar_t x) -> scalar_t { return x / (scalar_t(1) + std::exp(-x)); },
-        [](V x) -> V { return x / (scalar_t(1) + vec::exp(-x)); });
+        [](V x) SOPS_VEC_LAMBDA -> V { return x / (scalar_t(1) + vec::exp(-x)); });
   });
 }
 

@@ -120,7 +120,8 @@ SOPS_ALWAYS_INLINE void macro_kernel_body(int64_t mc, int64_t nc, int64_t kc, co
 }
 
 // C[i, :] = beta * C[i, :] + alpha * sum_p A[i, p] * B[p, :], B and C rows contiguous:
-// 4 vectors of C's row stay in registers while every row of B is added in.
+// 4 vectors of C's row stay in registers while every row of B is added in (then one
+// vector, then single elements, for the last columns).
 template <typename T>
 SOPS_ALWAYS_INLINE void few_rows_body(int64_t m, int64_t n, int64_t k, T alpha,
                                       MatrixArg<const T> a, MatrixArg<const T> b, T beta,
@@ -154,6 +155,21 @@ SOPS_ALWAYS_INLINE void few_rows_body(int64_t m, int64_t n, int64_t k, T alpha,
         }
         std::memcpy(out + j + v * W, &o, sizeof(V));
       }
+    }
+    for (; j + W <= n; j += W) {  // then one vector at a time (n = 16, 24, ...)
+      V acc = {};
+      for (int64_t p = 0; p < k; ++p) {
+        V x;
+        std::memcpy(&x, b.data + p * b.row_stride + j, sizeof(V));
+        acc += vec::splat<T, 32>(arow[p * a.col_stride]) * x;
+      }
+      V o = acc * alpha;
+      if (beta != T(0)) {
+        V prev;
+        std::memcpy(&prev, out + j, sizeof(V));
+        o += beta * prev;
+      }
+      std::memcpy(out + j, &o, sizeof(V));
     }
     for (; j < n; ++j) {
       T acc = T(0);

@@ -131,6 +131,64 @@ void addmm_kernel(const Tensor& out, const Tensor& self, const Tensor& mat1, con
   });
 }
 
+// bmm against one matrix repeated over the batch (mat2's batch stride 0: what a linear
+// on a 3-d input exports to, `bmm(x, expand(w))`): one product of the batch's rows
+// stacked, [batch*m, k] @ [k, n], so that the GEMM packs w once, not once per batch entry.
+// self and out take part through row-stacked views where their strides allow one, and
+// through contiguous copies otherwise. Returns false when this does not apply.
+bool bmm_shared_mat2(const Tensor& self, const Tensor& mat2, const Tensor& out) {
+  const ScalarType dtype = out.scalar_type();
+  const int64_t batch = self.size(0), m = self.size(1), k = self.size(2), n = mat2.size(2);
+  if (mat2.stride(0) != 0 || batch < 2 || (dtype != ScalarType::Float && dtype != ScalarType::Double) ||
+      out.is_alias_of(self) || out.is_alias_of(mat2)) {
+    return false;
+  }
+  // A [batch, rows, cols] tensor as [batch*rows, cols], if one row stride spans the batch.
+  auto stacked = [](const Tensor& t) -> Tensor {
+    const int64_t rows = t.size(1);
+    if (rows != 1 && t.stride(0) != rows * t.stride(1)) return Tensor();
+    const int64_t row_stride = rows == 1 ? t.stride(0) : t.stride(1);
+    return t.as_strided({t.size(0) * rows, t.size(2)}, {row_stride, t.stride(2)});
+  };
+  auto contiguous_copy = [&](const Tensor& t) {
+    Tensor c = sops::empty({t.size(0), t.size(1), t.size(2)}, t.options());
+    SOPS_DISPATCH_FLOATING_TYPES(dtype, "bmm", [&] {
+      scalar_t* dst = c.data_ptr<scalar_t>();
+      const scalar_t* src = t.data_ptr<scalar_t>();
+      for (int64_t b = 0; b < t.size(0); ++b) {
+        for (int64_t i = 0; i < t.size(1); ++i) {
+          for (int64_t j = 0; j < t.size(2); ++j) {
+            *dst++ = src[b * t.stride(0) + i * t.stride(1) + j * t.stride(2)];
+          }
+        }
+      }
+    });
+    return c;
+  };
+  Tensor a = stacked(self);
+  if (!a.defined()) a = stacked(contiguous_copy(self));
+  const Tensor w = mat2.as_strided({k, n}, {mat2.stride(1), mat2.stride(2)});
+  Tensor c = stacked(out);
+  if (c.defined()) {
+    addmm_kernel(c, Tensor(), a, w, 0, 1, "bmm");
+    return true;
+  }
+  Tensor tmp = sops::empty({batch * m, n}, out.options());
+  addmm_kernel(tmp, Tensor(), a, w, 0, 1, "bmm");
+  SOPS_DISPATCH_FLOATING_TYPES(dtype, "bmm", [&] {
+    const scalar_t* src = tmp.data_ptr<scalar_t>();
+    scalar_t* dst = out.data_ptr<scalar_t>();
+    for (int64_t b = 0; b < batch; ++b) {
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          dst[b * out.stride(0) + i * out.stride(1) + j * out.stride(2)] = *src++;
+        }
+      }
+    }
+  });
+  return true;
+}
+
 }  // namespace
 
 SOPS_IMPL_FUNC(mm_out_cpu)(const Tensor& self, const Tensor& mat2, const Tensor& out) {
@@ -142,6 +200,7 @@ SOPS_IMPL_FUNC(bmm_out_cpu)(const Tensor& self, const Tensor& mat2, const Tensor
   const int64_t batch = self.size(0);
   const int64_t m = self.size(1), k = self.size(2), n = mat2.size(2);
   if (batch == 0 || m == 0 || n == 0) return;
+  if (k != 0 && bmm_shared_mat2(self, mat2, out)) return;
   // One matrix product per batch entry, over 2-d views; batches split over the threads
   // when each product is small (a large one splits its own rows instead).
   const int64_t work = std::max<int64_t>(1, m * n * std::max<int64_t>(k, 1));

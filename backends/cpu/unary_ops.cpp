@@ -52,7 +52,7 @@ SOPS_IMPL_FUNC(abs_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
       using V = typename Vec32<scalar_t>::type;                                      \
       sops::cpu_kernel_vec(                                                          \
           *this, [](scalar_t x) -> scalar_t { return expr; },                        \
-          [](V v) -> V { return vexpr; });                                           \
+          [](V v) SOPS_VEC_LAMBDA -> V { return vexpr; });                                           \
     });                                                                              \
   }
 

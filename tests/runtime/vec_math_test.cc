@@ -76,13 +76,29 @@ TEST(VecMath, TanhAndSigmoidCloseToTheCLibrary) {
   EXPECT_FLOAT_EQ(ts[5], -1e-6f);
 }
 
+TEST(VecMath, ErfWithinTheFormulasErrorOfTheCLibrary) {
+  const std::vector<float> xs = sweep(-6.0f, 6.0f, 48000);
+  const std::vector<float> e = map_lanes([](vec::Vf x) { return vec::erf(x); }, xs);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_NEAR(e[i], std::erf(static_cast<double>(xs[i])), 6e-7) << "erf(" << xs[i] << ")";
+  }
+  const std::vector<float> special = {INFINITY, -INFINITY, NAN, 10.0f, -10.0f, 0.5f, -0.5f, 1.0f};
+  const std::vector<float> es = map_lanes([](vec::Vf x) { return vec::erf(x); }, special);
+  EXPECT_EQ(es[0], 1.0f);
+  EXPECT_EQ(es[1], -1.0f);
+  EXPECT_TRUE(std::isnan(es[2]));
+  EXPECT_EQ(es[3], 1.0f);
+  EXPECT_EQ(es[4], -1.0f);
+  EXPECT_EQ(es[5], -es[6]);  // odd
+}
+
 // sigmoid through cpu_kernel_vec, checked element by element against the scalar formula.
 void expect_sigmoid(const Tensor& in) {
   Tensor out;
   TensorIterator iter = TensorIterator::unary_float_op(out, in);
   cpu_kernel_vec(
       iter, [](float x) -> float { return 1.0f / (1.0f + std::exp(-x)); },
-      [](vec::Vf x) -> vec::Vf { return vec::sigmoid(x); });
+      [](vec::Vf x) SOPS_VEC_LAMBDA -> vec::Vf { return vec::sigmoid(x); });
   const std::vector<double> x = testing::values<double>(in);
   const std::vector<float> y = testing::values<float>(iter.output(0));
   ASSERT_EQ(x.size(), y.size());
@@ -119,7 +135,7 @@ TEST(CpuKernelVec, BroadcastInputIsSplatted) {
   TensorIterator iter = TensorIterator::binary_op(out, ta, tb);
   cpu_kernel_vec(
       iter, [](float x, float y) -> float { return x + y; },
-      [](vec::Vf x, vec::Vf y) -> vec::Vf { return x + y; });
+      [](vec::Vf x, vec::Vf y) SOPS_VEC_LAMBDA -> vec::Vf { return x + y; });
   const std::vector<float> y = testing::values<float>(iter.output(0));
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(y[i], a[i] + 0.5f) << i;
 }

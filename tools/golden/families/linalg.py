@@ -77,6 +77,15 @@ def bmm_cases() -> Iterator[Case]:
             yield Case("bmm", f"{n}_noncontig", fn(d, (2, 3, 2), d, (2, 2, 3), "T", "step"))
     yield Case("bmm", "float32_blocked", fn(F32, (2, 40, 30), F32, (2, 30, 9)))
     yield Case("bmm", "float32_expanded_batch", fn(F32, (3, 2, 4), F32, (3, 4, 2), "expand:1,2,4"))
+    # One mat2 for the whole batch (a linear on a 3-d input exports to this): the rows of
+    # the batch stacked into one product, through views or through copies of self.
+    yield Case("bmm", "float32_shared_mat2", fn(F32, (5, 2, 4), F32, (5, 4, 3), "contig", "expand:1,4,3"))
+    yield Case("bmm", "float32_shared_mat2_transposed_self",
+               fn(F32, (5, 2, 4), F32, (5, 4, 3), "T", "expand:1,4,3"))
+    yield Case("bmm", "float32_shared_mat2_strided_self",
+               fn(F32, (3, 3, 4), F32, (3, 4, 2), "step", "expand:1,4,2"))
+    yield Case("bmm", "float64_shared_mat2_blocked",
+               fn(F64, (4, 30, 20), F64, (4, 20, 17), "contig", "expand:1,20,17"))
     yield Case("bmm", "float32_size0_batch", fn(F32, (0, 2, 3), F32, (0, 3, 4)))
     yield Case("bmm", "float32_size0_inner", fn(F32, (2, 2, 0), F32, (2, 0, 3)))
     yield Case("bmm", "float32_size1", fn(F32, (1, 1, 1), F32, (1, 1, 1)))
