@@ -121,6 +121,16 @@ Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType
   return result;
 }
 
+// A 0-dim tensor holding s: float32 (PyTorch's default dtype) unless dtype is given,
+// whatever s holds (masked_fill with a number decomposes to this).
+Tensor scalar_tensor(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                     std::optional<Device> device, std::optional<bool> pin_memory) {
+  Tensor result = sops::aten::empty({}, dtype.value_or(ScalarType::Float), layout, device, pin_memory,
+                                    std::nullopt);
+  sops::aten::fill_(result, s);
+  return result;
+}
+
 Tensor& full_out(IntArrayRef size, const Scalar& fill_value, Tensor& out) {
   check_sizes(size);
   cpu_util::check_scalar_fits(fill_value, out.scalar_type(), "fill_value");

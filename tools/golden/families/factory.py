@@ -236,8 +236,36 @@ def arange_cases() -> Iterator[Case]:
                error="\"arange_cpu\" not implemented for 'Bool'")
 
 
+def scalar_tensor_cases() -> Iterator[Case]:
+    """Cases of scalar_tensor: float32 unless a dtype is given, whatever the value."""
+
+    def fn(value, dtype):
+        return lambda r: [("s", Scalar(value)), ("dtype", opt(DType, dtype)), ("layout", NONE),
+                          ("device", NONE), ("pin_memory", NONE)]
+
+    natural = {F32: 1.5, F64: -2.25, I64: 7, I32: -3, I8: -5, U8: 200, B: True, F16: 0.5,
+               BF16: -1.0}
+    for d in ALL9:
+        yield Case("scalar_tensor", dn(d), fn(natural[d], d))
+    yield Case("scalar_tensor", "dtype_none_int_is_float32", fn(3, None))
+    yield Case("scalar_tensor", "dtype_none_bool_is_float32", fn(True, None))
+    yield Case("scalar_tensor", "float32_neg_inf", fn(float("-inf"), F32))
+    yield Case("scalar_tensor", "int64_double_truncates", fn(2.75, I64))
+    yield Case("scalar_tensor", "uint8_overflow_error", fn(300, U8),
+               error="value cannot be converted to type uint8_t without overflow")
+    yield Case("scalar_tensor.out", "float64_resizes_out", lambda r: [
+        ("s", Scalar(-4.5)), ("out", r.t(F64, (2, 3)))], result="out")
+    yield Case("scalar_tensor.out", "int32_empty_out_resizes", lambda r: [
+        ("s", Scalar(9)), ("out", r.t(I32, (0,)))], result="out")
+    yield Case("scalar_tensor", "explicit_cpu", lambda r: [
+        ("s", Scalar(2)), ("dtype", DType(F64)), ("layout", LayoutArg(torch.strided)),
+        ("device", DeviceArg("cpu")), ("pin_memory", Bool(False))])
+
+
 FAMILIES += [
     FamilyInfo("full", ops=("full", "full.out", "ones", "ones.out"), sample_inputs=full_cases),
+    FamilyInfo("scalar_tensor", ops=("scalar_tensor", "scalar_tensor.out"),
+               sample_inputs=scalar_tensor_cases),
     FamilyInfo("like", ops=("full_like", "zeros_like", "ones_like", "empty_like", "empty_like.out"),
                sample_inputs=like_cases),
     FamilyInfo("arange", ops=("arange.start_step", "arange.start_out"), sample_inputs=arange_cases),
