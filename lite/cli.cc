@@ -34,8 +34,9 @@ constexpr const char* kUsage =
     "        run the model recording every operator executed, including those called\n"
     "        from inside other kernels, and write them in PyTorch's selected_operators.yaml\n"
     "  shapes MODEL_FILE [--input A.npy ...]\n"
-    "        run the graph on Meta tensors (no data, no kernels): every value's dtype and\n"
-    "        shape, and the peak activation memory; without --input, the exported shapes\n"
+    "        run the graph on Meta tensors (the operators' shape functions; no data is\n"
+    "        touched): every value's dtype and shape, and the peak activation memory; the\n"
+    "        model's exported input shapes, or those of --input (which must match them)\n"
     "\n"
     "options:\n"
     "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n";

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "lite/tensor_copy.h"
 #include "runtime/tensor_impl.h"
 
 namespace sops::lite {
@@ -19,9 +20,9 @@ std::string missing_message(const std::string& source, const std::vector<std::st
      << " that this runtime does not have:\n";
   for (const std::string& n : names) os << "  " << n << "\n";
   os << "Build a runtime that has them: add each to the operators your runtime is built with "
-        "(selected_operators.yaml, as `lite_runtime ops` or `lite_runtime trace` writes it), "
-        "or, for an operator no library declares, declare it in your native_functions.yaml "
-        "with its PyTorch schema and write its kernel.";
+        "(selected_operators.yaml, as `lite_runtime trace` of a full build, //ops:lite_runtime, "
+        "writes it), or, for an operator no library declares, declare it in your "
+        "native_functions.yaml with its PyTorch schema and write its kernel.";
   return os.str();
 }
 
@@ -66,13 +67,7 @@ bool matches(const Tensor& t, const TensorDesc& d) {
          std::equal(t.sizes().begin(), t.sizes().end(), d.sizes.begin(), d.sizes.end());
 }
 
-std::string describe(const Tensor& t) {
-  if (!t.defined()) return "undefined";
-  TensorDesc d;
-  d.dtype = t.scalar_type();
-  d.sizes.assign(t.sizes().begin(), t.sizes().end());
-  return d.str();
-}
+std::string describe(const Tensor& t) { return t.defined() ? TensorDesc::of(t).str() : "undefined"; }
 
 }  // namespace
 
@@ -100,7 +95,6 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
 
   // Each node's stack, converted and checked against the schema once.
   std::vector<std::size_t> last_use(m.num_values, 0);
-  std::vector<bool> read(m.num_values, false);
   nodes_.reserve(m.nodes.size());
   for (std::size_t i = 0; i < m.nodes.size(); ++i) {
     const Node& node = m.nodes[i];
@@ -125,6 +119,15 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
     } catch (const Error& e) {
       rethrow_in_node(i, e);
     }
+    // Constants are the file's bytes, shared by every run: no operator may write its
+    // arguments (export's functional graphs never do).
+    for (const ArgumentSchema& a : schema.arguments) {
+      if (a.is_write()) {
+        rethrow_in_node(i, Error("the operator writes its argument '" + std::string(a.name) +
+                                 "' in place, which a lite model cannot do (export with "
+                                 "torch.export and run_decompositions(): a functional graph)"));
+      }
+    }
     for (std::size_t a = 0; a < schema.arguments.size(); ++a) {
       if (schema.arguments[a].type.kind == TypeSchema::Kind::Device) {
         b.device_args.push_back(static_cast<uint32_t>(a));
@@ -146,20 +149,18 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
       for (uint32_t s : use.slots) {
         if (s == kNoSlot) continue;
         last_use[s] = i;
-        read[s] = true;
       }
     }
     for (uint32_t s : node.outs) last_use[s] = i;  // a result nobody reads dies at once
     nodes_.push_back(std::move(b));
   }
 
-  keep_.assign(m.num_values, false);
-  for (const Output& o : m.outputs) keep_[o.slot] = true;
-  for (uint32_t s = 0; s < m.num_values; ++s) {
-    if (!keep_[s] && (read[s] || !m.nodes.empty())) {
-      // Inputs and constants read by no node die after the first node.
-      nodes_[last_use[s]].release_after.push_back(s);
-    }
+  // Every slot but the outputs is freed after its last reader (inputs and constants no
+  // node reads: after the first node).
+  std::vector<bool> is_output(m.num_values, false);
+  for (const Output& o : m.outputs) is_output[o.slot] = true;
+  for (uint32_t s = 0; s < m.num_values && !m.nodes.empty(); ++s) {
+    if (!is_output[s]) nodes_[last_use[s]].release_after.push_back(s);
   }
 
   constants_.reserve(m.constants.size());
@@ -256,7 +257,7 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, const 
         std::vector<Tensor> list = stack.at(0).to_tensor_list();
         if (list.size() != node.outs.size()) {
           throw Error("returned " + std::to_string(list.size()) + " tensors where the model expects " +
-                      std::to_string(node.outs.size()) + " (was it exported for other input shapes?)");
+                      std::to_string(node.outs.size()));
         }
         for (std::size_t k = 0; k < list.size(); ++k) slots[node.outs[k]] = std::move(list[k]);
       } else {
@@ -284,7 +285,12 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, const 
       throw Error(m.source + ": output '" + o.name + "' is a " + std::string(slots[o.slot].type_name()) +
                   ", not a tensor");
     }
-    outputs.push_back(slots[o.slot].to_tensor());
+    const Tensor& t = slots[o.slot].to_tensor();
+    // An output that is (a view of) a parameter is handed out as a copy: the parameter
+    // lives in the model file's buffer, shared by every run.
+    bool aliases_constant = false;
+    for (const Tensor& c : constants_) aliases_constant = aliases_constant || t.is_alias_of(c);
+    outputs.push_back(aliases_constant && !meta ? contiguous_copy(t) : t);
   }
   return outputs;
 }

@@ -85,7 +85,6 @@ class Program {
   std::vector<BoundNode> nodes_;
   std::vector<Tensor> constants_;       // the constants' data, as tensors
   std::vector<Tensor> meta_constants_;  // the same on Meta
-  std::vector<bool> keep_;              // slots never released (model outputs)
 };
 
 }  // namespace sops::lite

@@ -7,7 +7,8 @@
 // left, every slot defined once and before use, dtype codes, tensor sizes against the
 // data blob) and throws sops::lite::ModelError, naming the file, the byte offset and the
 // rule, on the first one broken. Nothing is allocated from a count before the count is
-// checked, so a damaged file cannot make the reader reserve more than the file's size.
+// checked against the bytes left, so the memory a damaged file makes the reader take
+// stays proportional to the file's size.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +22,7 @@
 #include "runtime/error.h"
 #include "runtime/native_types.h"
 #include "runtime/scalar_type.h"
+#include "runtime/tensor.h"
 
 namespace sops::lite {
 
@@ -43,6 +45,9 @@ class ModelError : public Error {
 struct TensorDesc {
   ScalarType dtype = ScalarType::Float;
   std::vector<int64_t> sizes;
+
+  // The dtype and sizes of a defined tensor.
+  static TensorDesc of(const Tensor& t);
 
   int64_t numel() const;
   std::size_t nbytes() const { return static_cast<std::size_t>(numel()) * element_size(dtype); }

@@ -1,6 +1,8 @@
 // Reads lite/FORMAT.md. Every read goes through Cursor, which checks the bytes left
 // first; every count is checked against the bytes left before anything is reserved
-// (each counted item takes at least one byte), so a damaged count fails cleanly.
+// (each counted item takes at least one byte), and reserves are capped, so a damaged
+// count fails cleanly and memory stays proportional to the file's size.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,9 +21,8 @@ namespace {
 
 class Cursor {
  public:
-  Cursor(const Model& model, const std::byte* data, std::size_t size, std::size_t begin,
-         std::size_t end)
-      : model_(model), data_(data), size_(size), pos_(begin), end_(end) {}
+  Cursor(const Model& model, const std::byte* data, std::size_t begin, std::size_t end)
+      : model_(model), data_(data), pos_(begin), end_(end) {}
 
   std::size_t pos() const { return pos_; }
   std::size_t left() const { return end_ - pos_; }
@@ -32,11 +33,15 @@ class Cursor {
   }
   template <typename... Args>
   [[noreturn]] void fail_at(std::size_t offset, const Args&... args) const {
+    fail_plain(offset, args..., " (the file is damaged, or was not written by "
+                                "selective/export_model.py; see lite/FORMAT.md)");
+  }
+  // Without the "damaged" hint (for what a good file can break, such as its version).
+  template <typename... Args>
+  [[noreturn]] void fail_plain(std::size_t offset, const Args&... args) const {
     std::ostringstream os;
     os << model_.source << ": byte " << offset << ": ";
     (os << ... << args);
-    os << " (the file is damaged, or was not written by selective/export_model.py; see "
-          "lite/FORMAT.md)";
     throw ModelError(os.str());
   }
 
@@ -79,10 +84,14 @@ class Cursor {
  private:
   const Model& model_;
   const std::byte* data_;
-  std::size_t size_;
   std::size_t pos_;
   std::size_t end_;
 };
+
+// How many items to reserve for a count: a count is checked against the bytes left,
+// but an item in memory (a Node, an Arg) is larger than its bytes in the file, so the
+// reserve is capped and a long list grows as it is read.
+std::size_t capped(uint32_t n) { return std::min<std::size_t>(n, 1024); }
 
 // Where each slot is defined, to check "once, and before it is read".
 class SlotTable {
@@ -107,11 +116,12 @@ class SlotTable {
     check_range(at, s, what);
     if (!defined_[s]) in_.fail_at(at, what, " reads value slot ", s, " before it is defined");
   }
-  bool all_defined() const {
-    for (bool d : defined_) {
-      if (!d) return false;
+  // The first slot nothing defines, or -1.
+  int64_t first_undefined() const {
+    for (std::size_t s = 0; s < defined_.size(); ++s) {
+      if (!defined_[s]) return static_cast<int64_t>(s);
     }
-    return true;
+    return -1;
   }
 
  private:
@@ -135,21 +145,20 @@ TensorDesc read_desc(Cursor& in, const char* what) {
     in.fail_at(ndim_at, what, " has ", int(ndim), " dimensions (at most ", kMaxTensorDims, ")");
   }
   in.need(std::size_t{ndim} * 8, what);
-  // The element count times the element size must fit in 63 bits.
+  // The sizes' product, sizes of 0 counted as 1, times the element size fits in 63 bits
+  // (FORMAT.md): what strides and byte counts are computed in.
   const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) /
                          element_size(d.dtype);
-  uint64_t numel = 1;
-  bool zero = false;
+  uint64_t span = 1;
   d.sizes.reserve(ndim);
   for (int k = 0; k < ndim; ++k) {
     const std::size_t size_at = in.pos();
     const int64_t s = in.i64(what);
     if (s < 0) in.fail_at(size_at, what, " has a negative size ", s);
-    if (s == 0) zero = true;
-    if (!zero && s != 0 && numel > limit / static_cast<uint64_t>(s)) {
+    if (s > 1 && span > limit / static_cast<uint64_t>(s)) {
       in.fail_at(size_at, what, " is too large: its size overflows");
     }
-    if (!zero) numel *= static_cast<uint64_t>(s);
+    if (s > 1) span *= static_cast<uint64_t>(s);
     d.sizes.push_back(s);
   }
   return d;
@@ -187,7 +196,7 @@ Arg read_arg(Cursor& in, SlotTable& slots) {
     }
     case Arg::Tag::BoolList: {
       const uint32_t n = in.count("a bool[] argument", 1);
-      a.ints.reserve(n);
+      a.ints.reserve(capped(n));
       for (uint32_t k = 0; k < n; ++k) {
         const uint8_t b = in.u8("a bool[] element");
         if (b > 1) in.fail_at(in.pos() - 1, "a bool[] element is ", int(b), " (0 or 1)");
@@ -245,6 +254,13 @@ Arg read_arg(Cursor& in, SlotTable& slots) {
 
 }  // namespace
 
+TensorDesc TensorDesc::of(const Tensor& t) {
+  TensorDesc d;
+  d.dtype = t.scalar_type();
+  d.sizes.assign(t.sizes().begin(), t.sizes().end());
+  return d;
+}
+
 int64_t TensorDesc::numel() const {
   int64_t n = 1;
   for (int64_t s : sizes) n *= s;
@@ -296,15 +312,15 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   const std::byte* data = bytes.get();
 
   // The header.
-  Cursor head(*model, data, size, 0, size);
-  head.need(kModelHeaderSize, "the header");
-  if (std::memcmp(data, kModelMagic, sizeof(kModelMagic)) != 0) {
+  Cursor head(*model, data, 0, size);
+  if (std::memcmp(data, kModelMagic, std::min(size, sizeof(kModelMagic))) != 0) {
     head.fail("not a lite model: it does not start with \"SOPSLITE\"");
   }
-  Cursor h(*model, data, size, sizeof(kModelMagic), size);
+  head.need(kModelHeaderSize, "the header");
+  Cursor h(*model, data, sizeof(kModelMagic), size);
   const uint32_t version = h.u32("the version");
   if (version != kModelFormatVersion) {
-    h.fail_at(8, "format version ", version, "; this runtime reads version ", kModelFormatVersion,
+    h.fail_plain(8, "format version ", version, "; this runtime reads version ", kModelFormatVersion,
               " (export the model again with this release's selective/export_model.py)");
   }
   const uint32_t flags = h.u32("the flags");
@@ -320,9 +336,9 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   }
 
   // The sections, which end at or before data_offset.
-  Cursor in(*model, data, size, kModelHeaderSize, static_cast<std::size_t>(data_offset));
+  Cursor in(*model, data, kModelHeaderSize, static_cast<std::size_t>(data_offset));
   const uint32_t n_meta = in.count("metadata", 8);
-  model->metadata.reserve(n_meta);
+  model->metadata.reserve(capped(n_meta));
   for (uint32_t k = 0; k < n_meta; ++k) {
     std::string key = in.str("a metadata key");
     std::string value = in.str("a metadata value");
@@ -330,7 +346,7 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   }
 
   const uint32_t n_ops = in.count("operators", 4);
-  model->operators.reserve(n_ops);
+  model->operators.reserve(capped(n_ops));
   for (uint32_t k = 0; k < n_ops; ++k) {
     const std::size_t at = in.pos();
     std::string name = in.str("an operator name");
@@ -349,7 +365,7 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   SlotTable slots(in, model->num_values);
 
   const uint32_t n_constants = in.count("constants", 4 + 4 + 2 + 16);
-  model->constants.reserve(n_constants);
+  model->constants.reserve(capped(n_constants));
   for (uint32_t k = 0; k < n_constants; ++k) {
     Constant c;
     c.name = in.str("a constant's name");
@@ -358,20 +374,32 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
     const std::size_t offset_at = in.pos();
     const uint64_t offset = in.u64("a constant's offset");
     const uint64_t nbytes = in.u64("a constant's size");
-    if (offset % kModelDataAlignment != 0 || offset > data_size || nbytes > data_size - offset) {
-      in.fail_at(offset_at, "constant '", c.name, "' lies at ", offset, "..+", nbytes,
-                 ", not 64-aligned inside the ", data_size, "-byte data blob");
+    if (offset % kModelDataAlignment != 0) {
+      in.fail_at(offset_at, "constant '", c.name, "' starts at byte ", offset,
+                 " of the data blob, not a multiple of 64");
+    }
+    if (offset > data_size || nbytes > data_size - offset) {
+      in.fail_at(offset_at, "constant '", c.name, "' (", nbytes, " bytes from byte ", offset,
+                 ") does not fit in the ", data_size, "-byte data blob");
     }
     if (nbytes != c.desc.nbytes()) {
       in.fail_at(offset_at + 8, "constant '", c.name, "' is ", c.desc.str(), ", ", c.desc.nbytes(),
                  " bytes, but the file gives it ", nbytes);
     }
     c.data = data + data_offset + offset;
+    if (c.desc.dtype == ScalarType::Bool) {  // a bool byte other than 0 or 1 is undefined
+      for (uint64_t b = 0; b < nbytes; ++b) {
+        if (static_cast<uint8_t>(c.data[b]) > 1) {
+          in.fail_at(offset_at, "constant '", c.name, "' is bool but its byte ", b, " is ",
+                     int(static_cast<uint8_t>(c.data[b])), " (0 or 1)");
+        }
+      }
+    }
     model->constants.push_back(std::move(c));
   }
 
   const uint32_t n_inputs = in.count("inputs", 4 + 4 + 2);
-  model->inputs.reserve(n_inputs);
+  model->inputs.reserve(capped(n_inputs));
   for (uint32_t k = 0; k < n_inputs; ++k) {
     Input i;
     i.name = in.str("an input's name");
@@ -381,7 +409,7 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   }
 
   const uint32_t n_nodes = in.count("nodes", 4 + 4 + 4 + 1 + 4);
-  model->nodes.reserve(n_nodes);
+  model->nodes.reserve(capped(n_nodes));
   for (uint32_t k = 0; k < n_nodes; ++k) {
     Node node;
     node.name = in.str("a node's name");
@@ -392,7 +420,7 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
                  model->operators.size());
     }
     const uint32_t nargs = in.count("a node's arguments", 1);
-    node.args.reserve(nargs);
+    node.args.reserve(capped(nargs));
     for (uint32_t a = 0; a < nargs; ++a) node.args.push_back(read_arg(in, slots));
     const std::size_t unpack_at = in.pos();
     const uint8_t unpack = in.u8("a node's unpack flag");
@@ -405,14 +433,16 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   }
 
   const uint32_t n_outputs = in.count("outputs", 8);
-  model->outputs.reserve(n_outputs);
+  model->outputs.reserve(capped(n_outputs));
   for (uint32_t k = 0; k < n_outputs; ++k) {
     Output o;
     o.name = in.str("an output's name");
     o.slot = slots.use("a model output");
     model->outputs.push_back(std::move(o));
   }
-  if (!slots.all_defined()) in.fail("some of the ", model->num_values, " value slots are never defined");
+  if (const int64_t s = slots.first_undefined(); s >= 0) {
+    in.fail("value slot ", s, " of ", model->num_values, " is never defined");
+  }
   return model;
 }
 
@@ -433,7 +463,8 @@ std::shared_ptr<const Model> read_model_file(const std::string& path) {
   const auto size = static_cast<std::size_t>(st.st_size);
   std::shared_ptr<std::byte> bytes = Model::allocate_bytes(size);
   if (size != 0 && std::fread(bytes.get(), 1, size, f) != size) {
-    throw ModelError(path + ": cannot read the model file: " + std::strerror(errno));
+    throw ModelError(path + ": cannot read the model file" +
+                     (std::ferror(f) ? std::string(": ") + std::strerror(errno) : " (it shrank while read)"));
   }
   return read_model(path, std::move(bytes), size);
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lite/tensor_copy.h"
 #include "runtime/error.h"
 
 namespace sops::lite {
@@ -177,9 +178,9 @@ std::string format_npy(const Tensor& t) {
   for (int64_t d = 0; d < t.dim(); ++d) h << t.size(d) << (t.dim() == 1 || d + 1 < t.dim() ? "," : "") << (d + 1 < t.dim() ? " " : "");
   h << "), }";
   std::string header = h.str();
-  // Pad with spaces and a final newline so that the data starts at a multiple of 64.
-  const std::size_t total = ((10 + header.size() + 1 + 63) / 64) * 64;
-  header.append(total - 10 - header.size() - 1, ' ');
+  // numpy's padding: spaces and a final newline up to a multiple of 64, and 64 more
+  // spaces when the header already ends there.
+  header.append(64 - (10 + header.size() + 1) % 64, ' ');
   header.push_back('\n');
 
   std::string out(kMagic);
@@ -189,24 +190,9 @@ std::string format_npy(const Tensor& t) {
   out += header;
 
   // The elements in row-major order, whatever the strides.
-  const std::size_t es = t.element_size();
   const std::size_t start = out.size();
   out.resize(start + t.nbytes());
-  char* dst = out.data() + start;
-  if (t.numel() == 0) return out;
-  const auto* base = static_cast<const char*>(t.data_ptr());
-  const int64_t nd = t.dim();
-  std::vector<int64_t> index(static_cast<std::size_t>(nd), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t off = 0;
-    for (int64_t d = 0; d < nd; ++d) off += index[d] * t.stride(d);
-    std::memcpy(dst, base + off * static_cast<int64_t>(es), es);
-    dst += es;
-    for (int64_t d = nd - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
+  copy_row_major(t, out.data() + start);
   return out;
 }
 

@@ -3,7 +3,7 @@
 //
 // Reads format versions 1.0, 2.0 and 3.0, C order, little-endian (or one-byte) dtypes:
 // float32, float64, float16, int64, int32, int8, uint8, bool. Writes version 1.0 with
-// the header padded to 64 bytes, as numpy.save does. Anything else (a Fortran-ordered
+// numpy.save's header, byte for byte. Anything else (a Fortran-ordered
 // or big-endian array, an object array, a truncated file) is a sops::Error naming the
 // file and saying what to do.
 #pragma once

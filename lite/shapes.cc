@@ -5,17 +5,6 @@
 
 namespace sops::lite {
 
-namespace {
-
-TensorDesc desc_of(const Tensor& t) {
-  TensorDesc d;
-  d.dtype = t.scalar_type();
-  d.sizes.assign(t.sizes().begin(), t.sizes().end());
-  return d;
-}
-
-}  // namespace
-
 ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& inputs) {
   const Model& model = program.model();
   ShapeReport report;
@@ -36,7 +25,7 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
       const Value& v = slots[node.outs[k]];
       if (!v.is_tensor()) continue;
       const std::string name = node.outs.size() == 1 ? node.name : node.name + "." + std::to_string(k);
-      report.values.push_back({name, desc_of(v.to_tensor())});
+      report.values.push_back({name, TensorDesc::of(v.to_tensor())});
     }
     // What is alive now: each storage once, parameters and their views aside.
     std::set<const StorageImpl*> seen;

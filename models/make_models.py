@@ -61,9 +61,9 @@ class Block(nn.Module):
     """A pre-norm transformer block over embedded tokens; token 0 is padding.
 
     The key padding mask is built from the tokens as an additive float mask (where(pad,
-    -inf, 0)). A bool mask would work too, but nn.MultiheadAttention turns it into a
-    float one with masked_fill, which decomposes to aten::scalar_tensor, an operator the
-    library does not have.
+    -inf, 0)), which keeps eq, where, full_like, any and logical_not in the graph. A bool
+    mask works too (nn.MultiheadAttention turns it into a float one with masked_fill,
+    which decomposes to aten::scalar_tensor).
     """
 
     def __init__(self):

@@ -50,8 +50,8 @@ thread_local int t_call_depth = 0;
 }  // namespace
 
 ObservedCall::ObservedCall(CallObserver observer, const OperatorEntry& entry) {
+  observer(entry.name(), t_call_depth + 1);  // counted only once it has returned
   ++t_call_depth;
-  observer(entry.name(), t_call_depth);
 }
 
 ObservedCall::~ObservedCall() { --t_call_depth; }

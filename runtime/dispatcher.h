@@ -88,7 +88,8 @@ std::string demangle(const std::type_info& type);
 // Observing calls (what `lite_runtime trace` records): while an observer is set, every
 // call through a TypedOperatorHandle reports the operator's name and its nesting
 // depth on the calling thread (1: called from outside any operator; 2: from inside
-// the kernel of a depth-1 call; ...). Without one, a call costs one relaxed load more.
+// the kernel of a depth-1 call; ...; a kernel's worker threads start again at 1).
+// Without one, a call costs one relaxed load more.
 using CallObserver = void (*)(const std::string& op, int depth);
 // Sets the process-wide observer (nullptr: none); returns the previous one.
 CallObserver set_call_observer(CallObserver observer);

@@ -287,8 +287,8 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
     op.target_dtype =
         config.promote_inputs_to_common_dtype_ ? common_dtype_ : op.tensor().scalar_type();
     // A cpu scalar of another dtype (`x * 0.5`: a float64 wrapped number against a
-    // float32 tensor) is converted once here, as PyTorch converts it, so that the kernel
-    // sees one dtype and runs its vector loop instead of converting every element.
+    // float32 tensor) is converted once here, as the casting loop would convert it for
+    // every element, so that the kernel sees one dtype and runs its vector loop.
     if (op.target_dtype != op.tensor().scalar_type() && common_device_.is_cpu() &&
         is_cpu_scalar_candidate(op) && is_tensor_dtype(op.target_dtype)) {
       convert_input(i, op.target_dtype);

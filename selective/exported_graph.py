@@ -102,9 +102,11 @@ class _Converter:
     def lift_number(self, node, arg_name: str, number) -> int:
         """The slot of a 0-dim constant `{node}.{arg}` for a number passed as a Tensor.
 
-        Its dtype keeps PyTorch's wrapped-number promotion: bool, int64 for an int, and for
-        a float the dtype of the node's first floating tensor argument (the number is used
-        in that dtype), else float32 (the default dtype, what int tensors promote to).
+        Its dtype keeps PyTorch's wrapped-number promotion: bool, int64 for an int; for a
+        float, float64 (a wrapped number's own dtype: a 0-dim tensor never promotes a
+        dimensioned one of its category, and its value reaches the kernel unrounded) when a
+        dimensioned floating tensor is an argument, else the first floating tensor
+        argument's dtype, else float32 (the default dtype, what int tensors promote to).
         """
         if isinstance(number, bool):
             dtype = torch.bool
@@ -112,8 +114,11 @@ class _Converter:
             dtype = torch.int64
         else:
             vals = [a.meta.get("val") for a in node.args if isinstance(a, torch.fx.Node)]
-            floating = [v.dtype for v in vals if isinstance(v, torch.Tensor) and v.dtype.is_floating_point]
-            dtype = floating[0] if floating else torch.get_default_dtype()
+            floating = [v for v in vals if isinstance(v, torch.Tensor) and v.dtype.is_floating_point]
+            if any(v.dim() > 0 for v in floating):
+                dtype = torch.float64
+            else:
+                dtype = floating[0].dtype if floating else torch.get_default_dtype()
         tensor = torch.tensor(number, dtype=dtype)
         slot = self.new_slot()
         desc = TensorDesc(dtype_code(dtype, f"argument '{arg_name}'"), ())

@@ -10,6 +10,7 @@ Every rule broken raises `LiteModelError`, whose message names the part of the m
 (a constant, an input, a node and its argument) and what is wrong.
 """
 
+import itertools
 import math
 import struct
 from dataclasses import dataclass, field
@@ -178,8 +179,9 @@ def check_desc(desc: TensorDesc, what: str) -> None:
         raise LiteModelError(f"{what}: {len(desc.sizes)} dimensions, more than {MAX_NDIM}")
     for size in desc.sizes:
         _check_int(size, 0, 2**63 - 1, f"{what}: size")
-    if desc.nbytes() >= 2**63:
-        raise LiteModelError(f"{what}: {desc.sizes} of {DTYPES[desc.dtype][0]} is 2**63 bytes or more")
+    span = math.prod(max(size, 1) for size in desc.sizes) * DTYPES[desc.dtype][1]
+    if span >= 2**63:  # sizes of 0 counted as 1: what strides are computed in
+        raise LiteModelError(f"{what}: {desc.sizes} of {DTYPES[desc.dtype][0]} spans 2**63 bytes or more")
 
 
 def _check_arg(arg: Arg, defined: set, what: str) -> None:
@@ -288,7 +290,7 @@ def validate(model: LiteModel) -> None:
         if out.slot not in defined:
             raise LiteModelError(f"{what}: slot {out.slot} is never defined")
     if len(defined) != model.num_values:
-        missing = sorted(set(range(model.num_values)) - defined)[:5]
+        missing = list(itertools.islice((s for s in range(model.num_values) if s not in defined), 5))
         raise LiteModelError(f"values: {model.num_values} slots but slots {missing} are never defined")
 
 

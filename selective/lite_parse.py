@@ -9,9 +9,9 @@ naming the byte offset.
 
 import struct
 
-from lite_model import (ALIGN, DTYPES, HEADER_SIZE, MAGIC, MAX_NDIM, MAX_STR_BYTES, NONE_SLOT, VERSION, Arg,
-                        Constant, Input, LiteModel, LiteModelError, Node, Output, Tag, TensorDesc,
-                        check_desc, validate)
+from lite_model import (ALIGN, DTYPE_CODES, DTYPES, HEADER_SIZE, MAGIC, MAX_NDIM, MAX_STR_BYTES,
+                        NONE_SLOT, VERSION, Arg, Constant, Input, LiteModel, LiteModelError, Node,
+                        Output, Tag, TensorDesc, check_desc, validate)
 
 # The fewest bytes one element of a list can take, to check a count before reading it.
 _MIN_ENTRY = {"str": 4, "metadata": 8, "constant": 4 + 4 + 2 + 16, "input": 4 + 4 + 2,
@@ -147,7 +147,10 @@ def parse_model(data: bytes) -> LiteModel:
         key = r.str("a metadata key")
         model.metadata.append((key, r.str(f"metadata {key!r}")))
     model.operators = [r.str(f"operator {i}") for i in range(r.count("operators", "str"))]
+    at = r.pos
     model.num_values = r.u32("the value slot count")
+    if model.num_values > (r.end - r.pos) // 4:  # each slot is defined by a 4-byte field at least
+        r.fail(f"value slot count {model.num_values} is more than the file can define", at)
     for _ in range(r.count("constants", "constant")):
         at = r.pos
         name = r.str("a constant's name")
@@ -162,6 +165,8 @@ def parse_model(data: bytes) -> LiteModel:
         if offset + nbytes > data_size:
             r.fail(f"{what}: data [{offset}, {offset + nbytes}) runs past the blob's {data_size} bytes", at)
         start = data_offset + offset
+        if desc.dtype == DTYPE_CODES["bool"] and any(b > 1 for b in data[start:start + nbytes]):
+            r.fail(f"{what}: bool data holds a byte that is neither 0 nor 1", at)
         model.constants.append(Constant(name, slot, desc, data[start:start + nbytes]))
     for _ in range(r.count("inputs", "input")):
         name = r.str("an input's name")

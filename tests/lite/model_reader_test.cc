@@ -107,7 +107,8 @@ TEST_F(ModelReaderTest, ReadsAndRunsAHandWrittenModel) {
 
 TEST_F(ModelReaderTest, NamesTheRuleAndTheByteOfEveryDamage) {
   const std::string good = file(Relu().sections());
-  EXPECT_ERROR_HAS(read_error("SOPS"), "bad.sopsm: byte 0: the header needs 32 bytes");
+  EXPECT_ERROR_HAS(read_error("SOPSLITE"), "bad.sopsm: byte 0: the header needs 32 bytes");
+  EXPECT_ERROR_HAS(read_error("{}"), "not a lite model");
   EXPECT_ERROR_HAS(read_error("XOPSLITE" + good.substr(8)), "not a lite model");
   EXPECT_ERROR_HAS(read_error(file(Relu().sections(), "", 2)),
                    "format version 2; this runtime reads version 1");
@@ -125,7 +126,7 @@ TEST_F(ModelReaderTest, NamesTheRuleAndTheByteOfEveryDamage) {
   EXPECT_ERROR_HAS(read_error(file(r.sections())), "defines value slot 0 a second time");
   r = Relu();
   r.values = 3;
-  EXPECT_ERROR_HAS(read_error(file(r.sections())), "value slots are never defined");
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "value slot 2 of 3 is never defined");
   r = Relu();
   r.op = 1;
   EXPECT_ERROR_HAS(read_error(file(r.sections())), "node 'relu' calls operator 1 of 1");
@@ -141,6 +142,9 @@ TEST_F(ModelReaderTest, NamesTheRuleAndTheByteOfEveryDamage) {
   r = Relu();
   r.ndim = 4;
   r.size = int64_t{1} << 20;
+  EXPECT_ERROR_HAS(read_error(file(r.sections())), "its size overflows");
+  r.ndim = 2;
+  r.size = int64_t{1} << 62;  // float32 [2^62, 2^62]
   EXPECT_ERROR_HAS(read_error(file(r.sections())), "its size overflows");
 
   // A huge count is refused before anything is reserved for it.
@@ -162,8 +166,10 @@ TEST_F(ModelReaderTest, ChecksConstantsAgainstTheDataBlob) {
   };
   const std::string data(128, '\0');
   EXPECT_EQ(read_error(file(with_constant(64, 16), data)), "(no error)");
-  EXPECT_ERROR_HAS(read_error(file(with_constant(8, 16), data)), "constant 'w' lies at 8..+16, not 64-aligned");
-  EXPECT_ERROR_HAS(read_error(file(with_constant(64, 80), data)), "inside the 128-byte data blob");
+  EXPECT_ERROR_HAS(read_error(file(with_constant(8, 16), data)),
+                   "constant 'w' starts at byte 8 of the data blob, not a multiple of 64");
+  EXPECT_ERROR_HAS(read_error(file(with_constant(64, 80), data)),
+                   "constant 'w' (80 bytes from byte 64) does not fit in the 128-byte data blob");
   EXPECT_ERROR_HAS(read_error(file(with_constant(64, 12), data)),
                    "constant 'w' is float32 [4], 16 bytes, but the file gives it 12");
 }
@@ -182,8 +188,50 @@ TEST_F(ModelReaderTest, ArgumentsAreCheckedAgainstTheSchemaAtLoadTime) {
   EXPECT_ERROR_HAS(e, "expected a value of type Tensor");
 }
 
+// y = w, w a float32 [4] constant: no node at all.
+std::string identity_of_constant(const std::string& data, uint8_t dtype = 6) {
+  Bytes b;
+  b.u32(0).u32(0).u32(1);
+  b.u32(1).str("w").u32(0).u8(dtype).u8(1).i64(4).u64(0).u64(dtype == 6 ? 16 : 4);
+  b.u32(0).u32(0);
+  b.u32(1).str("y").u32(0);
+  return file(b.bytes(), data);
+}
+
+TEST_F(ModelReaderTest, BoolConstantsHoldOnlyZerosAndOnes) {
+  std::string data(64, '\0');
+  data[1] = 1;
+  EXPECT_EQ(read_error(identity_of_constant(data, 11)), "(no error)");
+  data[2] = 2;
+  EXPECT_ERROR_HAS(read_error(identity_of_constant(data, 11)), "constant 'w' is bool but its byte 2 is 2");
+}
+
+TEST_F(ModelReaderTest, AnOutputThatIsAParameterIsACopy) {
+  std::string data(64, '\0');
+  const float w[4] = {1, 2, 3, 4};
+  std::memcpy(data.data(), w, sizeof w);
+  const std::string bytes = identity_of_constant(data);
+  const Program program(read_model("w.sopsm", bytes.data(), bytes.size()));
+  Tensor y = program.run({})[0];
+  y.data_ptr<float>()[0] = 42;  // the caller owns what it gets
+  EXPECT_EQ(program.run({})[0].data_ptr<float>()[0], 1.0f);
+}
+
+TEST_F(ModelReaderTest, InPlaceOperatorsAreRefusedWhenBinding) {
+  Bytes b;
+  b.u32(0).u32(1).str("aten::relu_").u32(2).u32(0);
+  b.u32(1).str("x").u32(0).u8(6).u8(1).i64(2);
+  b.u32(1).str("relu_").u32(0).u32(1).u8(1).u32(0).u8(0).u32(1).u32(1);
+  b.u32(1).str("y").u32(1);
+  const std::string bytes = file(b.bytes());
+  const auto model = read_model("inplace.sopsm", bytes.data(), bytes.size());
+  EXPECT_ERROR_HAS(error_of([&] { Program p(model); }),
+                   "node 'relu_' (aten::relu_): the operator writes its argument 'self' in place");
+}
+
 TEST_F(ModelReaderTest, ReadsTheExampleModels) {
-  std::string path = std::getenv("MLP_MODEL");
+  const char* path = std::getenv("MLP_MODEL");
+  ASSERT_NE(path, nullptr) << "MLP_MODEL is not set (run the test through Bazel)";
   const auto model = read_model_file(path);
   EXPECT_EQ(model->operators.size(), 4u);  // addmm, permute, relu, _log_softmax
   ASSERT_EQ(model->inputs.size(), 1u);

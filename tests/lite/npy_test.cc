@@ -21,9 +21,21 @@ std::string file_bytes(const std::string& path) {
   return s.str();
 }
 
+std::string env_path(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) ADD_FAILURE() << name << " is not set (run the test through Bazel)";
+  return v == nullptr ? "" : v;
+}
+
 std::string model_dir(const char* name) {
-  std::string mlp = std::getenv("MLP_MODEL");  // models/mlp/model.sopsm
+  const std::string mlp = env_path("MLP_MODEL");  // models/mlp/model.sopsm
   return mlp.substr(0, mlp.rfind("/mlp/")) + "/" + name + "/";
+}
+
+// tests/lite/testdata/npy/<name>.npy, written by numpy.save (make_npy_testdata.py).
+std::string numpy_file(const std::string& name) {
+  const std::string any = env_path("NPY_TESTDATA");  // .../testdata/npy/bool_1d.npy
+  return any.substr(0, any.rfind('/') + 1) + name + ".npy";
 }
 
 template <typename F>
@@ -56,6 +68,26 @@ TEST(NpyTest, WritesTheBytesNumpyWrites) {
     const std::string bytes = file_bytes(file);
     EXPECT_EQ(format_npy(parse_npy(file, bytes)), bytes) << file;
   }
+}
+
+TEST(NpyTest, ReadsAndWritesNumpysBytesForEveryDtypeAndShape) {
+  for (const char* name : {"float32_0d", "float64_1d", "float16_2d", "int64_2d", "int32_1d", "int8_1d",
+                           "uint8_2d", "bool_1d", "float32_empty", "float32_aligned_header"}) {
+    const std::string bytes = file_bytes(numpy_file(name));
+    ASSERT_FALSE(bytes.empty()) << name;
+    EXPECT_EQ(format_npy(parse_npy(name, bytes)), bytes) << name;
+  }
+  const Tensor i = read_npy(numpy_file("int32_1d"));
+  EXPECT_EQ(std::vector<int32_t>(i.data_ptr<int32_t>(), i.data_ptr<int32_t>() + 5),
+            (std::vector<int32_t>{7, -8, 9, 2147483647, -2147483647 - 1}));
+  const Tensor b = read_npy(numpy_file("bool_1d"));
+  EXPECT_EQ(std::vector<bool>(b.data_ptr<bool>(), b.data_ptr<bool>() + 3), (std::vector<bool>{true, false, true}));
+  const Tensor z = read_npy(numpy_file("float32_0d"));
+  EXPECT_EQ(z.dim(), 0);
+  EXPECT_EQ(*z.data_ptr<float>(), 1.5f);
+  const Tensor h = read_npy(numpy_file("float16_2d"));
+  EXPECT_EQ(h.scalar_type(), kHalf);
+  EXPECT_EQ(static_cast<float>(h.data_ptr<Half>()[3]), 65504.0f);
 }
 
 TEST(NpyTest, RoundTripsEveryDtypeAndShape) {
