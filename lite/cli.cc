@@ -162,8 +162,13 @@ int run_command(const Options& o) {
   std::filesystem::create_directories(o.output_dir, ec);
   if (ec) throw Error(o.output_dir + ": cannot create the output folder: " + ec.message());
   for (std::size_t k = 0; k < outputs.size(); ++k) {
-    write_npy((std::filesystem::path(o.output_dir) / ("out" + std::to_string(k) + ".npy")).string(),
-              outputs[k]);
+    const std::string path =
+        (std::filesystem::path(o.output_dir) / ("out" + std::to_string(k) + ".npy")).string();
+    try {
+      write_npy(path, outputs[k]);
+    } catch (const Error& e) {
+      throw Error("output " + std::to_string(k) + " ('" + model->outputs[k].name + "'): " + e.what());
+    }
   }
   return 0;
 }

@@ -149,6 +149,37 @@ def write_model(path, operators):
         f.write(serialize(model))
 
 
+def test_every_argument_tag_the_python_writer_writes_is_read_here(tmp_path):
+    # Written by selective/lite_model.py, read by lite/model_reader.cc: None, str, float,
+    # int[], float[], Tensor[], ScalarType, Layout, Device, MemoryFormat and bool tags.
+    x = [0.5, -1.0, 2.0, -3.0, 1.5, 0.0, -0.5, 4.0]
+    ops = ["aten::_to_copy", "aten::gelu", "aten::upsample_nearest2d.vec", "aten::cat",
+           "aten::leaky_relu", "aten::view"]
+    nodes = [
+        Node("to_f64", 0, [Arg(Tag.VALUE, 0), Arg(Tag.SCALAR_TYPE, 7), Arg(Tag.LAYOUT, 0),
+                           Arg(Tag.DEVICE, (0, -1)), Arg(Tag.BOOL, False), Arg(Tag.BOOL, False),
+                           Arg(Tag.MEMORY_FORMAT, 0)], False, [1]),
+        Node("gelu", 1, [Arg(Tag.VALUE, 0), Arg(Tag.STR, "tanh")], False, [2]),
+        Node("up", 2, [Arg(Tag.VALUE, 0), Arg(Tag.NONE), Arg(Tag.FLOATS, (2.0, 2.0))], False, [3]),
+        Node("cat", 3, [Arg(Tag.TENSORS, (2, 0)), Arg(Tag.INT, 1)], False, [4]),
+        Node("leaky", 4, [Arg(Tag.VALUE, 0), Arg(Tag.FLOAT, 0.25)], False, [5]),
+        Node("flat", 5, [Arg(Tag.VALUE, 4), Arg(Tag.INTS, (-1,))], False, [6]),
+    ]
+    model = LiteModel(operators=ops, num_values=7, inputs=[Input("x", 0, TensorDesc(6, (1, 2, 2, 2)))],
+                      nodes=nodes, outputs=[Output(n, s) for n, s in
+                                            [("f64", 1), ("up", 3), ("leaky", 5), ("flat", 6)]])
+    path = tmp_path / "tags.sopsm"
+    path.write_bytes(serialize(model))
+    npy_io.write(tmp_path / "x.npy", "<f4", (1, 2, 2, 2), x)
+    result = lite("run", str(path), "--input", str(tmp_path / "x.npy"), "--output-dir", str(tmp_path / "o"))
+    assert result.returncode == 0, result.stderr
+    assert npy_io.read(tmp_path / "o" / "out0.npy") == ("float64", (1, 2, 2, 2), x)
+    assert npy_io.read(tmp_path / "o" / "out1.npy")[:2] == ("float32", (1, 2, 4, 4))
+    assert npy_io.read(tmp_path / "o" / "out2.npy")[2] == [v if v > 0 else 0.25 * v for v in x]
+    dtype, shape, flat = npy_io.read(tmp_path / "o" / "out3.npy")
+    assert (dtype, shape, flat[8:]) == ("float32", (16,), x)  # cat([gelu(x), x], 1), flattened
+
+
 def test_missing_operators_are_all_listed_before_running(tmp_path):
     path = tmp_path / "needs_more.sopsm"
     write_model(path, ["aten::relu", "aten::fft_fft", "aten::sigmoid", "my_ops::frobnicate.out"])
