@@ -306,17 +306,28 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
                       c.pH == 0 && c.pW == 0;
   // Columns of im2col per block: about 1 MB of them, a multiple of 64.
   const int64_t kk_rows = std::max<int64_t>(c.in_cg() * K, 1);
-  const int64_t block = std::max<int64_t>(
+  int64_t block = std::max<int64_t>(
       64, (int64_t{1} << 20) / static_cast<int64_t>(sizeof(T)) / kk_rows / 64 * 64);
+  // Work items: (image, group) pairs, and, when there are fewer of those than threads (one
+  // image: what mobile models run), their blocks of columns too, so that im2col and the
+  // product both split over the threads instead of only the product's few row tiles.
+  const int64_t tasks = c.batch * G;
+  const int64_t threads = get_num_threads();
+  if (!c.transposed && !direct && tasks < threads) {
+    const int64_t per_thread = (out_hw + threads - 1) / threads;
+    block = std::min(block, std::max<int64_t>(64, (per_thread + 63) / 64 * 64));
+  }
+  const int64_t blocks = c.transposed || direct ? 1 : (out_hw + block - 1) / block;
   const int64_t cols_size =
       c.transposed ? c.out_cg() * K * in_hw : c.in_cg() * K * std::min(block, out_hw);
-  // Parallel over (image, group) when there are enough of them; else each gemm splits.
-  const int64_t tasks = c.batch * G;
-  const int64_t grain = tasks >= get_num_threads() ? 1 : tasks;
-  parallel_for(0, tasks, grain, [&](int64_t begin, int64_t end) {
+  const bool split_blocks = !c.transposed && !direct && tasks < threads;
+  const int64_t items = split_blocks ? tasks * blocks : tasks;
+  const int64_t grain = items >= threads ? 1 : items;
+  parallel_for(0, items, grain, [&](int64_t begin, int64_t end) {
     // Not value-initialized: im2col writes every element (zeros included).
     std::unique_ptr<T[]> cols(direct ? nullptr : new T[static_cast<std::size_t>(cols_size)]);
-    for (int64_t t = begin; t < end; ++t) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t t = split_blocks ? item / blocks : item;
       const int64_t n = t / G, g = t % G;
       const T* xg = x + (n * c.in_c + g * c.in_cg()) * in_hw;
       T* yg = y + (n * c.out_c + g * c.out_cg()) * out_hw;
@@ -330,7 +341,10 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
                              {yg, out_hw, 1});
           continue;
         }
-        for (int64_t j0 = 0; j0 < out_hw; j0 += block) {
+        const int64_t b_begin = split_blocks ? item % blocks : 0;
+        const int64_t b_end = split_blocks ? b_begin + 1 : blocks;
+        for (int64_t b = b_begin; b < b_end; ++b) {
+          const int64_t j0 = b * block;
           const int64_t nj = std::min(block, out_hw - j0);
           im2col_columns(c, xg, cols.get(), j0, nj);
           sops::cpu::gemm<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, {cols.get(), nj, 1}, T(1),
