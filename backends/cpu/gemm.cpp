@@ -272,6 +272,22 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, Matrix
   // Split rows over the threads in whole MR tiles, when there is enough work.
   const int64_t tiles = (m + B::kMR - 1) / B::kMR;
   const bool parallel = m * n * k >= (int64_t{1} << 18);
+  // A product at least as wide as it is tall splits its columns instead: each thread
+  // packs and reads only its part of B, where a split of the rows has every thread
+  // stream all of B (measured at 2 threads: [64,512] @ [512,512] 0.4-0.7x libtorch
+  // with rows, 0.93x with columns; 512^3 0.88x and 1.0x).
+  const int64_t threads = get_num_threads();
+  if (parallel && threads > 1 && !in_parallel_region() && m <= n &&
+      n >= 2 * B::kNR * threads) {
+    const int64_t panels = (n + B::kNR - 1) / B::kNR;
+    parallel_for(0, panels, 1, [&](int64_t q0, int64_t q1) {
+      const int64_t j0 = q0 * B::kNR;
+      const int64_t j1 = std::min(n, q1 * B::kNR);
+      gemm<T>(m, j1 - j0, k, alpha, a, {b.data + j0 * b.col_stride, b.row_stride, b.col_stride},
+              beta, {c.data + j0 * c.col_stride, c.row_stride, c.col_stride});
+    });
+    return;
+  }
   thread_local std::vector<T> b_buffer;
   for (int64_t j0 = 0; j0 < n; j0 += B::kNC) {
     const int64_t nc = std::min<int64_t>(B::kNC, n - j0);

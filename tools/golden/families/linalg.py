@@ -33,6 +33,9 @@ def mm_cases() -> Iterator[Case]:
     yield Case("mm", "float32_both_transposed", fn(F32, (4, 3), F32, (3, 5), "T", "T"))
     yield Case("mm", "float64_larger", fn(F64, (5, 6), F64, (6, 7)))
     yield Case("mm", "float32_expanded_input", fn(F32, (3, 4), F32, (4, 2), "expand:1,4"))
+    # Big enough to run on several threads: columns split (m <= n), rows split (m > n).
+    yield Case("mm", "float32_parallel_columns", fn(F32, (64, 100), F32, (100, 100)))
+    yield Case("mm", "float64_parallel_rows_transposed", fn(F64, (100, 64), F64, (64, 50), "T", "contig"))
     yield Case("mm", "float32_size0_rows", fn(F32, (0, 3), F32, (3, 4)))
     yield Case("mm", "float32_size0_inner", fn(F32, (2, 0), F32, (0, 3)))
     yield Case("mm", "int64_size0_inner", fn(I64, (2, 0), I64, (0, 3)))
