@@ -197,68 +197,63 @@ SOPS_ALWAYS_INLINE void depthwise_plane_body(const Conv2d& c, const T* plane, co
   }
 }
 
-// One output element of a depthwise plane, every tap checked against the padding.
-template <typename T>
-SOPS_ALWAYS_INLINE T depthwise_element(const Conv2d& c, const T* plane, const T* wk, int64_t oh,
-                                       int64_t ow, T acc) {
-  for (int64_t kh = 0; kh < c.kH; ++kh) {
-    const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
-    if (ih < 0 || ih >= c.in_h) continue;
-    for (int64_t kw = 0; kw < c.kW; ++kw) {
-      const int64_t iw = ow * c.sW - c.pW + kw * c.dW;
-      if (iw >= 0 && iw < c.in_w) acc += wk[kh * c.kW + kw] * plane[ih * c.in_w + iw];
-    }
-  }
-  return acc;
-}
-
-// The nine taps of output columns [ow, ow + W) of one row, plus the bias. A function, not a
-// lambda: a lambda's body would not take the AVX2 target of the clone it is written in,
-// and vectors cannot cross that boundary.
+// The nine taps of output columns [ow, ow + W) of output row oh, plus the bias, from a
+// zero-padded copy of the plane (row stride pw): no tap needs a bounds check. A function,
+// not a lambda: a lambda's body would not take the AVX2 target of the clone it is
+// written in, and vectors cannot cross that boundary.
 template <typename T>
 SOPS_ALWAYS_INLINE typename Vec<T, 32>::type depthwise_3x3_block(
-    const Conv2d& c, const T* plane, const typename Vec<T, 32>::type* w, T bias, int64_t ih0,
+    const T* padded, int64_t pw, const typename Vec<T, 32>::type* w, T bias, int64_t oh,
     int64_t ow) {
   typename Vec<T, 32>::type acc = vec::splat<T, 32>(bias);
+#pragma GCC unroll 3
   for (int64_t kh = 0; kh < 3; ++kh) {
-    const int64_t ih = ih0 + kh;
-    if (ih < 0 || ih >= c.in_h) continue;
-    const T* src = plane + ih * c.in_w + ow - c.pW;
+    const T* src = padded + (oh + kh) * pw + ow;
     acc += w[kh * 3] * vec::load<T, 32>(src) + w[kh * 3 + 1] * vec::load<T, 32>(src + 1) +
            w[kh * 3 + 2] * vec::load<T, 32>(src + 2);
   }
   return acc;
 }
 
-// 3x3, stride 1, dilation 1 (MobileNet's depthwise layers): each output row once, with
-// the nine taps summed in registers, 8 columns at a time; the last block overlaps the one
-// before it and stores only its new columns, so no column goes one at a time except
-// those whose taps reach into the padding. out holds the bias, one value per plane.
+// 3x3, stride 1, dilation 1 (MobileNet's depthwise layers): the plane is first copied
+// with its zero padding into a scratch buffer, so that every output row is whole
+// vectors of the nine taps summed in registers, with no edge case: the last block
+// overlaps the one before it and stores only its new columns. out holds the bias, one
+// value per plane.
 template <typename T>
 SOPS_ALWAYS_INLINE void depthwise_3x3_body(const Conv2d& c, const T* plane, const T* wk, T* out) {
   using V = typename Vec<T, 32>::type;
   constexpr int64_t W = Vec<T, 32>::kLanes;
-  // Columns whose three taps are all inside the row: ow - pW >= 0, ow - pW + 2 < in_w.
-  const int64_t first = std::min(c.pW, c.out_w);
-  const int64_t last = std::max(first, std::min(c.out_w, c.in_w - 2 + c.pW));
-  if (last - first < W || c.out_h == 0) return depthwise_plane_body(c, plane, wk, out);
+  if (c.out_w < W || c.out_h == 0) return depthwise_plane_body(c, plane, wk, out);
+  // The padded plane: (in_h + 2 pH) rows of in_w + 2 pW; output (oh, ow) reads rows
+  // oh..oh+2 and columns ow..ow+2 of it.
+  const int64_t pw = c.in_w + 2 * c.pW;
+  const int64_t ph = c.in_h + 2 * c.pH;
+  thread_local std::vector<T> scratch;
+  if (static_cast<int64_t>(scratch.size()) < pw * ph) scratch.resize(static_cast<std::size_t>(pw * ph));
+  T* padded = scratch.data();
+  std::fill(padded, padded + c.pH * pw, T(0));
+  for (int64_t ih = 0; ih < c.in_h; ++ih) {
+    T* row = padded + (ih + c.pH) * pw;
+    std::fill(row, row + c.pW, T(0));
+    std::memcpy(row + c.pW, plane + ih * c.in_w, sizeof(T) * static_cast<std::size_t>(c.in_w));
+    std::fill(row + c.pW + c.in_w, row + pw, T(0));
+  }
+  std::fill(padded + (c.pH + c.in_h) * pw, padded + ph * pw, T(0));
+
   const T bias = out[0];  // the plane is not empty here
   V w[9];
   for (int t = 0; t < 9; ++t) w[t] = vec::splat<T, 32>(wk[t]);
   for (int64_t oh = 0; oh < c.out_h; ++oh) {
     T* dst = out + oh * c.out_w;
-    const int64_t ih0 = oh - c.pH;
-    int64_t ow = first;
-    for (; ow + W <= last; ow += W) {
-      vec::store<T, 32>(dst + ow, depthwise_3x3_block<T>(c, plane, w, bias, ih0, ow));
+    int64_t ow = 0;
+    for (; ow + W <= c.out_w; ow += W) {
+      vec::store<T, 32>(dst + ow, depthwise_3x3_block<T>(padded, pw, w, bias, oh, ow));
     }
-    if (ow < last) {  // the tail: recompute the last W columns, store the new ones
-      const V tail = depthwise_3x3_block<T>(c, plane, w, bias, ih0, last - W);
-      for (int64_t j = ow; j < last; ++j) dst[j] = tail[j - (last - W)];
-    }
-    for (int64_t o = 0; o < first; ++o) dst[o] = depthwise_element(c, plane, wk, oh, o, bias);
-    for (int64_t o = last; o < c.out_w; ++o) {
-      dst[o] = depthwise_element(c, plane, wk, oh, o, bias);
+    if (ow < c.out_w) {  // the tail: recompute the last W columns, store the new ones
+      const int64_t at = c.out_w - W;
+      const V tail = depthwise_3x3_block<T>(padded, pw, w, bias, oh, at);
+      for (int64_t j = ow; j < c.out_w; ++j) dst[j] = tail[j - at];
     }
   }
 }
