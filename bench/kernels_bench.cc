@@ -11,9 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 #include <string>
 #include <thread>
 #include <vector>
@@ -176,17 +173,7 @@ int main(int argc, char** argv) {
   // --no-baseline: ours alone (profiling, or to see what libtorch's threads cost us).
   const bool baseline =
       sops_bench::libtorch_available() && sops_bench::flag(argc, argv, "--no-baseline", 0) == 0;
-#if defined(__GLIBC__)
-  // Both sides allocate their results with malloc. By default glibc hands a freed
-  // multi-megabyte block back to the kernel (munmap or trim) and the next result pays a
-  // page fault per 4 KB page, a cost that swung one workload from 0.2 to 1.2 ms between
-  // runs. Keeping freed memory in the process times the kernels, the same for both.
-  mallopt(M_MMAP_THRESHOLD, 256 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-#endif
-#ifndef __OPTIMIZE__
-  std::printf("(built without optimization: these numbers mean little; use -c opt)\n");
-#endif
+  sops_bench::prepare_process();
   std::printf("medians of %lld rounds; speed = libtorch time / ours (>1: we are faster)\n",
               static_cast<long long>(rounds));
   int wrong = 0;

@@ -25,9 +25,6 @@
 #include <vector>
 
 #include <unistd.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "aten_cpu/UnboxingFunctions.h"
 #include "bench/libtorch_baseline.h"
@@ -384,14 +381,7 @@ int main(int argc, char** argv) {
   const std::string lite_runtime = argv[1];
   const bool baseline =
       sops_bench::libtorch_available() && sops_bench::flag(argc, argv, "--no-baseline", 0) == 0;
-#if defined(__GLIBC__)
-  // As in kernels_bench: freed blocks stay in the process, for both sides alike.
-  mallopt(M_MMAP_THRESHOLD, 256 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-#endif
-#ifndef __OPTIMIZE__
-  std::printf("(built without optimization: these numbers mean little; use -c opt)\n");
-#endif
+  sops_bench::prepare_process();
   try {
     sops::aten::register_aten_cpu_kernels();
     sops::set_num_threads(static_cast<int>(threads));
