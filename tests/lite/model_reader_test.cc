@@ -13,6 +13,7 @@
 #include "aten_cpu/UnboxingFunctions.h"
 #include "lite/interpreter.h"
 #include "lite/model.h"
+#include "tests/runtime/test_util.h"
 
 namespace sops::lite {
 namespace {
@@ -66,18 +67,10 @@ struct Relu {
   }
 };
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using sops::testing::error_message;
 
 std::string read_error(const std::string& bytes) {
-  return error_of([&] { read_model("bad.sopsm", bytes.data(), bytes.size()); });
+  return error_message([&] { read_model("bad.sopsm", bytes.data(), bytes.size()); });
 }
 
 #define EXPECT_ERROR_HAS(text, needle) EXPECT_NE((text).find(needle), std::string::npos) << (text)
@@ -183,7 +176,7 @@ TEST_F(ModelReaderTest, ArgumentsAreCheckedAgainstTheSchemaAtLoadTime) {
   b.u32(1).str("y").u32(1);
   const std::string bytes = file(b.bytes());
   const auto model = read_model("bad.sopsm", bytes.data(), bytes.size());
-  const std::string e = error_of([&] { Program p(model); });
+  const std::string e = error_message([&] { Program p(model); });
   EXPECT_ERROR_HAS(e, "bad.sopsm: node 'relu' (aten::relu)");
   EXPECT_ERROR_HAS(e, "expected a value of type Tensor");
 }
@@ -225,7 +218,7 @@ TEST_F(ModelReaderTest, InPlaceOperatorsAreRefusedWhenBinding) {
   b.u32(1).str("y").u32(1);
   const std::string bytes = file(b.bytes());
   const auto model = read_model("inplace.sopsm", bytes.data(), bytes.size());
-  EXPECT_ERROR_HAS(error_of([&] { Program p(model); }),
+  EXPECT_ERROR_HAS(error_message([&] { Program p(model); }),
                    "node 'relu_' (aten::relu_): the operator writes its argument 'self' in place");
 }
 
@@ -237,7 +230,7 @@ TEST_F(ModelReaderTest, ReadsTheExampleModels) {
   ASSERT_EQ(model->inputs.size(), 1u);
   EXPECT_EQ(model->inputs[0].desc.str(), "float32 [4, 32]");
   EXPECT_EQ(model->constants.size(), 4u);  // two Linear layers' weights and biases
-  EXPECT_ERROR_HAS(error_of([] { read_model_file("/nonexistent/m.sopsm"); }),
+  EXPECT_ERROR_HAS(error_message([] { read_model_file("/nonexistent/m.sopsm"); }),
                    "/nonexistent/m.sopsm: cannot open the model file");
 }
 

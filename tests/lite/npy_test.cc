@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/error.h"
+#include "tests/runtime/test_util.h"
 
 namespace sops::lite {
 namespace {
@@ -38,15 +39,7 @@ std::string numpy_file(const std::string& name) {
   return any.substr(0, any.rfind('/') + 1) + name + ".npy";
 }
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using sops::testing::error_message;
 
 TEST(NpyTest, ReadsWhatNumpyWrote) {
   const Tensor x = read_npy(model_dir("mlp") + "input0.npy");
@@ -123,21 +116,21 @@ TEST(NpyTest, RefusesWhatItCannotRead) {
     b.replace(at, from.size(), to);
     return b;
   };
-  EXPECT_NE(error_of([&] { parse_npy("x.npy", "hello"); }).find("x.npy: not a .npy file"), std::string::npos);
-  EXPECT_NE(error_of([&] { parse_npy("x.npy", good.substr(0, good.size() - 1)); }).find("truncated"),
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", "hello"); }).find("x.npy: not a .npy file"), std::string::npos);
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", good.substr(0, good.size() - 1)); }).find("truncated"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse_npy("x.npy", good.substr(0, 40)); }).find("truncated in its header"),
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", good.substr(0, 40)); }).find("truncated in its header"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse_npy("x.npy", with_header("False", "True ")); }).find("Fortran order"),
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", with_header("False", "True ")); }).find("Fortran order"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse_npy("x.npy", with_header("<f4", ">f4")); }).find("big-endian"),
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", with_header("<f4", ">f4")); }).find("big-endian"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { parse_npy("x.npy", with_header("<f4", "<c8")); }).find("dtype <c8 is not supported"),
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", with_header("<f4", "<c8")); }).find("dtype <c8 is not supported"),
             std::string::npos);
   std::string bad_bool = format_npy(empty({2}, TensorOptions(kBool)));
   bad_bool[bad_bool.size() - 1] = 7;
-  EXPECT_NE(error_of([&] { parse_npy("x.npy", bad_bool); }).find("neither 0 nor 1"), std::string::npos);
-  EXPECT_NE(error_of([&] { read_npy("/nonexistent/x.npy"); }).find("cannot open"), std::string::npos);
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", bad_bool); }).find("neither 0 nor 1"), std::string::npos);
+  EXPECT_NE(error_message([&] { read_npy("/nonexistent/x.npy"); }).find("cannot open"), std::string::npos);
 }
 
 }  // namespace

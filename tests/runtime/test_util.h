@@ -4,13 +4,26 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "runtime/element_cast.h"
+#include "runtime/error.h"
 #include "runtime/meta_base.h"
 #include "runtime/tensor.h"
 
 namespace sops::testing {
+
+// The message of the sops::Error that f throws, or "(no error)".
+template <typename F>
+std::string error_message(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 // A contiguous cpu tensor of dtype `dtype` holding `values` (converted) in `sizes`.
 template <typename T>
