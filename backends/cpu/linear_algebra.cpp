@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
@@ -135,7 +136,7 @@ void addmm_kernel(const Tensor& out, const Tensor& self, const Tensor& mat1, con
 // on a 3-d input exports to, `bmm(x, expand(w))`): one product of the batch's rows
 // stacked, [batch*m, k] @ [k, n], so that the GEMM packs w once, not once per batch entry.
 // self and out take part through row-stacked views where their strides allow one, and
-// through contiguous copies otherwise. Returns false when this does not apply.
+// through contiguous copies (clone, copy_) otherwise. Returns false when this does not apply.
 bool bmm_shared_mat2(const Tensor& self, const Tensor& mat2, const Tensor& out) {
   const ScalarType dtype = out.scalar_type();
   const int64_t batch = self.size(0), m = self.size(1), k = self.size(2), n = mat2.size(2);
@@ -150,23 +151,8 @@ bool bmm_shared_mat2(const Tensor& self, const Tensor& mat2, const Tensor& out) 
     const int64_t row_stride = rows == 1 ? t.stride(0) : t.stride(1);
     return t.as_strided({t.size(0) * rows, t.size(2)}, {row_stride, t.stride(2)});
   };
-  auto contiguous_copy = [&](const Tensor& t) {
-    Tensor c = sops::empty({t.size(0), t.size(1), t.size(2)}, t.options());
-    SOPS_DISPATCH_FLOATING_TYPES(dtype, "bmm", [&] {
-      scalar_t* dst = c.data_ptr<scalar_t>();
-      const scalar_t* src = t.data_ptr<scalar_t>();
-      for (int64_t b = 0; b < t.size(0); ++b) {
-        for (int64_t i = 0; i < t.size(1); ++i) {
-          for (int64_t j = 0; j < t.size(2); ++j) {
-            *dst++ = src[b * t.stride(0) + i * t.stride(1) + j * t.stride(2)];
-          }
-        }
-      }
-    });
-    return c;
-  };
   Tensor a = stacked(self);
-  if (!a.defined()) a = stacked(contiguous_copy(self));
+  if (!a.defined()) a = stacked(sops::aten::clone(self, MemoryFormat::Contiguous));
   const Tensor w = mat2.as_strided({k, n}, {mat2.stride(1), mat2.stride(2)});
   Tensor c = stacked(out);
   if (c.defined()) {
@@ -175,17 +161,8 @@ bool bmm_shared_mat2(const Tensor& self, const Tensor& mat2, const Tensor& out) 
   }
   Tensor tmp = sops::empty({batch * m, n}, out.options());
   addmm_kernel(tmp, Tensor(), a, w, 0, 1, "bmm");
-  SOPS_DISPATCH_FLOATING_TYPES(dtype, "bmm", [&] {
-    const scalar_t* src = tmp.data_ptr<scalar_t>();
-    scalar_t* dst = out.data_ptr<scalar_t>();
-    for (int64_t b = 0; b < batch; ++b) {
-      for (int64_t i = 0; i < m; ++i) {
-        for (int64_t j = 0; j < n; ++j) {
-          dst[b * out.stride(0) + i * out.stride(1) + j * out.stride(2)] = *src++;
-        }
-      }
-    }
-  });
+  Tensor target = out;  // shares out's tensor
+  sops::aten::copy_(target, tmp.as_strided({batch, m, n}, {m * n, n, 1}));
   return true;
 }
 
