@@ -1,6 +1,7 @@
 #include "lite/op_trace.h"
 
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -12,11 +13,11 @@ namespace sops::lite {
 namespace {
 
 std::mutex g_mutex;
-std::set<std::string>* g_recorded = nullptr;  // set while an OperatorTrace lives
+std::optional<std::set<std::string>> g_recorded;  // while an OperatorTrace lives
 
 void record(const std::string& op, int /*depth*/) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_recorded != nullptr) g_recorded->insert(op);
+  if (g_recorded) g_recorded->insert(op);
 }
 
 // A YAML single-quoted scalar ('' stands for ').
@@ -33,16 +34,15 @@ std::string yaml_quoted(std::string_view s) {
 
 OperatorTrace::OperatorTrace() {
   std::lock_guard<std::mutex> lock(g_mutex);
-  SOPS_CHECK(g_recorded == nullptr, "OperatorTrace: another trace is recording");
-  g_recorded = new std::set<std::string>();
+  SOPS_CHECK(!g_recorded, "OperatorTrace: another trace is recording");
+  g_recorded.emplace();
   set_call_observer(&record);
 }
 
 OperatorTrace::~OperatorTrace() {
   set_call_observer(nullptr);
   std::lock_guard<std::mutex> lock(g_mutex);
-  delete g_recorded;
-  g_recorded = nullptr;
+  g_recorded.reset();
 }
 
 std::map<std::string, TracedOperator> OperatorTrace::operators(const Program& program,
