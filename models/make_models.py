@@ -33,10 +33,9 @@ sys.path.insert(0, os.path.join(HERE, "..", "selective"))
 import export_model  # noqa: E402  (after the path above)
 from exported_graph import op_name  # noqa: E402
 from portable_archives import export_without_stack_traces, strip_debug_info  # noqa: E402
+from schema_args import TORCH_DTYPES  # noqa: E402
 
-DTYPE_NAMES = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.int32: "int32",
-               torch.bool: "bool", torch.uint8: "uint8", torch.int8: "int8", torch.float16: "float16",
-               torch.bfloat16: "bfloat16"}
+DTYPE_NAMES = {dtype: str(dtype).replace("torch.", "") for dtype in TORCH_DTYPES}
 
 
 class Cnn(nn.Module):

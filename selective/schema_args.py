@@ -10,7 +10,7 @@ Anything the format has no tag for raises `ConvertError`.
 
 import torch
 
-from lite_model import DTYPE_CODES, Arg, Tag
+from lite_model import DEVICE_TYPES, DTYPE_CODES, MEMORY_FORMATS, Arg, Tag
 
 
 class ConvertError(Exception):
@@ -18,24 +18,12 @@ class ConvertError(Exception):
 
 
 # torch dtypes the format has codes for (FORMAT.md: PyTorch's ScalarType numbers).
-TORCH_DTYPES = {
-    torch.uint8: DTYPE_CODES["uint8"],
-    torch.int8: DTYPE_CODES["int8"],
-    torch.int32: DTYPE_CODES["int32"],
-    torch.int64: DTYPE_CODES["int64"],
-    torch.float16: DTYPE_CODES["float16"],
-    torch.float32: DTYPE_CODES["float32"],
-    torch.float64: DTYPE_CODES["float64"],
-    torch.bool: DTYPE_CODES["bool"],
-    torch.bfloat16: DTYPE_CODES["bfloat16"],
-}
-_MEMORY_FORMATS = {
-    torch.contiguous_format: 0,
-    torch.preserve_format: 1,
-    torch.channels_last: 2,
-    torch.channels_last_3d: 3,
-}
-_DEVICE_TYPES = {"cpu": 0, "cuda": 1, "meta": 2}
+TORCH_DTYPES = {getattr(torch, name): code for name, code in DTYPE_CODES.items()}
+
+# torch memory formats and device types by their codes' names in lite_model.
+TORCH_MEMORY_FORMATS = {getattr(torch, name if name.startswith("channels") else name + "_format"): code
+                        for code, name in MEMORY_FORMATS.items()}
+_DEVICE_TYPES = {name: code for code, name in DEVICE_TYPES.items()}
 
 
 def dtype_code(dtype, what: str) -> int:
@@ -149,11 +137,11 @@ def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None)
     if type_str == "Device":
         return _device(value, what)
     if type_str == "MemoryFormat":
-        if _is_int(value) and value in _MEMORY_FORMATS.values():
+        if _is_int(value) and value in TORCH_MEMORY_FORMATS.values():
             return Arg(Tag.MEMORY_FORMAT, value)
-        if value not in _MEMORY_FORMATS:
-            raise ConvertError(f"{what}: memory format {value!r} is not one of {list(_MEMORY_FORMATS)}")
-        return Arg(Tag.MEMORY_FORMAT, _MEMORY_FORMATS[value])
+        if value not in TORCH_MEMORY_FORMATS:
+            raise ConvertError(f"{what}: memory format {value!r} is not one of {list(TORCH_MEMORY_FORMATS)}")
+        return Arg(Tag.MEMORY_FORMAT, TORCH_MEMORY_FORMATS[value])
     raise ConvertError(f"{what} has schema type {type_str}, which has no tag in the format (FORMAT.md, arg)")
 
 

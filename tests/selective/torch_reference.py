@@ -8,11 +8,10 @@ model whose arguments the converter encoded wrongly computes something else or f
 import torch
 
 from lite_model import Tag
+from schema_args import TORCH_DTYPES, TORCH_MEMORY_FORMATS
 
-_DTYPES = {0: torch.uint8, 1: torch.int8, 3: torch.int32, 4: torch.int64, 5: torch.float16, 6: torch.float32,
-           7: torch.float64, 11: torch.bool, 15: torch.bfloat16}
-_MEMORY_FORMATS = {0: torch.contiguous_format, 1: torch.preserve_format, 2: torch.channels_last,
-                   3: torch.channels_last_3d}
+_DTYPES = {code: dtype for dtype, code in TORCH_DTYPES.items()}
+_MEMORY_FORMATS = {code: fmt for fmt, code in TORCH_MEMORY_FORMATS.items()}
 
 
 def resolve(name: str):
