@@ -4,7 +4,9 @@
     python3 -m codegen signatures FILE [--tags TAGS] --json
     python3 -m codegen generate FILE [--tags TAGS] --namespace NS [--backends CPU[,CUDA]]
                                 --output-dir DIR [--include-prefix P] [--shards N]
-                                [--static-dispatch]
+                                [--static-dispatch] [--selected-ops SET.json ...
+                                [--kernel-symbols NM.txt] [--selection-report FILE]]
+                                [--sources-only]
 
 `generate` writes exactly the files that the Bazel rule declares (codegen/outputs.bzl)
 into DIR; they include each other as `P/Functions.h` (P: DIR's last component unless
@@ -12,6 +14,11 @@ given), so compile them with `-I` the parent of DIR and `-I` the root holding ru
 With --static-dispatch nothing is registered with the dispatcher: the dispatcher API
 (Functions.h) switches on the backend of its arguments and calls the kernels' static
 entry points directly, so the library links no dispatcher.
+With --selected-ops (operator-set files written by the operator_set rule) the sources
+define and register only the selected operators and those their code calls (read off
+`nm -A -C` of the kernels' objects, --kernel-symbols); headers still declare all
+(codegen/selective/selector.py). --sources-only writes no headers (a selective build
+uses the full library's).
 
 Diagnostics go to stderr as `FILE:LINE:COL: error: ...` with a hint line; the exit
 status is 1 when there is any error, 2 for a bad command line (or an internal error,
@@ -66,6 +73,14 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--static-dispatch", action="store_true",
                     help="register nothing: Functions.h's functions call the kernel of their "
                          "arguments' backend directly (no dispatcher is linked)")
+    sp.add_argument("--selected-ops", nargs="+", default=None, metavar="SET",
+                    help="operator-set files (JSON, from the operator_set rule): generate only these "
+                         "operators and what their code calls")
+    sp.add_argument("--kernel-symbols", metavar="FILE",
+                    help="`nm -A -C` of the kernels' objects: which operators hand-written code calls")
+    sp.add_argument("--selection-report", metavar="FILE",
+                    help="write each generated operator and why it is kept to FILE")
+    sp.add_argument("--sources-only", action="store_true", help="write the .cpp files only")
     sp.add_argument("--source-label", metavar="NAME",
                     help="how generated comments name FILE (default: FILE as given)")
     return p
@@ -153,9 +168,23 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
 
     lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards,
                         static_dispatch=args.static_dispatch)
+    if args.selected_ops is not None:
+        from codegen.selective import select
+
+        try:
+            lib.selection = select.selection_of(lib, args.selected_ops, args.kernel_symbols)
+        except select.SelectionError as e:
+            print(f"{args.source_label or args.file}:1:1: error: {e}", file=sys.stderr)
+            return 1
+        if args.selection_report:
+            with open(args.selection_report, "w", encoding="utf-8", newline="\n") as out:
+                out.write(lib.selection.report(lib.functions))
     renderer = render.Renderer(lib, {"source": args.source_label or args.file, "namespace": args.namespace,
                                      "include_prefix": args.include_prefix})
-    write.write_library(renderer, files.output_files(args.backends, args.shards), args.output_dir)
+    outputs = files.output_files(args.backends, args.shards)
+    if args.sources_only:
+        outputs = [o for o in outputs if not o.header]
+    write.write_library(renderer, outputs, args.output_dir)
     return 0
 
 

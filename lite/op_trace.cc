@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "runtime/dispatcher.h"
+#include "runtime/call_observer.h"
 #include "runtime/error.h"
 
 namespace sops::lite {
@@ -15,9 +15,9 @@ namespace {
 std::mutex g_mutex;
 std::optional<std::set<std::string>> g_recorded;  // while an OperatorTrace lives
 
-void record(const std::string& op, int /*depth*/) {
+void record(std::string_view op, int /*depth*/) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_recorded) g_recorded->insert(op);
+  if (g_recorded) g_recorded->emplace(op);
 }
 
 // A YAML single-quoted scalar ('' stands for ').

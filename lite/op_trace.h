@@ -5,8 +5,9 @@
 //   program.run(inputs);
 //   std::string yaml = trace.selected_operators_yaml(program, "mlp.sopsm");
 //
-// Recording observes the dispatcher (runtime/dispatcher.h, set_call_observer), so it
-// sees every call a kernel makes through the operator API, at any depth.
+// Recording observes operator calls (runtime/call_observer.h), through the dispatcher
+// or statically dispatched, so it sees every call a kernel makes through the operator
+// API, at any depth.
 #pragma once
 
 #include <map>

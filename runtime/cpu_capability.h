@@ -20,7 +20,9 @@
 #define SOPS_KERNEL_BASE
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__)
+// -DSOPS_NO_CPU_CLONES builds one clone only, for the build's target (what
+// --config=mobile does: half the hot loops' code, and phones are not x86).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SOPS_NO_CPU_CLONES)
 #define SOPS_HAVE_AVX2_CLONES 1
 #if defined(__clang__)
 #define SOPS_KERNEL_AVX2 __attribute__((target("avx2,fma")))

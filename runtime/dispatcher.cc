@@ -43,8 +43,6 @@ std::string demangle(const std::type_info& type) {
   return type.name();
 }
 
-std::atomic<CallObserver> g_call_observer{nullptr};
-
 namespace {
 thread_local int t_call_depth = 0;
 }  // namespace
@@ -57,10 +55,6 @@ ObservedCall::ObservedCall(CallObserver observer, const OperatorEntry& entry) {
 ObservedCall::~ObservedCall() { --t_call_depth; }
 
 }  // namespace detail
-
-CallObserver set_call_observer(CallObserver observer) {
-  return detail::g_call_observer.exchange(observer);
-}
 
 // ---------------------------------------------------------------------------------
 // OperatorEntry: the cold paths of a call.

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "runtime/array_ref.h"
+#include "runtime/call_observer.h"
 #include "runtime/dispatch_key.h"
 #include "runtime/error.h"
 #include "runtime/static_dispatch.h"
@@ -85,20 +86,9 @@ std::string demangle(const std::type_info& type);
 
 }  // namespace detail
 
-// Observing calls (what `lite_runtime trace` records): while an observer is set, every
-// call through a TypedOperatorHandle reports the operator's name and its nesting
-// depth on the calling thread (1: called from outside any operator; 2: from inside
-// the kernel of a depth-1 call; ...; a kernel's worker threads start again at 1).
-// Without one, a call costs one relaxed load more.
-using CallObserver = void (*)(const std::string& op, int depth);
-// Sets the process-wide observer (nullptr: none); returns the previous one.
-CallObserver set_call_observer(CallObserver observer);
-
 namespace detail {
 
-extern std::atomic<CallObserver> g_call_observer;
-
-// Reports a call and counts the depth while the kernel runs.
+// Reports a call (runtime/call_observer.h) and counts the depth while the kernel runs.
 class ObservedCall {
  public:
   ObservedCall(CallObserver observer, const OperatorEntry& entry);

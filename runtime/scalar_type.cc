@@ -80,15 +80,8 @@ ScalarType promote_types(ScalarType a, ScalarType b) {
 
 namespace sops::detail {
 
-void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set) {
-  std::string message;
-  if (!name.empty()) {
-    message += name;
-    message += ": ";
-  }
-  message += "dtype ";
-  message += to_string(t);
-  message += " is not supported (supported:";
+namespace {
+void append_dtypes(std::string& message, uint32_t set) {
   bool first = true;
   for (int i = 0; i < kNumScalarTypes; ++i) {
     if ((set >> i) & 1u) {
@@ -97,7 +90,27 @@ void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set) 
       first = false;
     }
   }
-  message += ")";
+}
+}  // namespace
+
+void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set, uint32_t built) {
+  std::string message;
+  if (!name.empty()) {
+    message += name;
+    message += ": ";
+  }
+  message += "dtype ";
+  message += to_string(t);
+  const bool left_out = t != ScalarType::Undefined && ((set >> static_cast<int>(t)) & 1u) != 0;
+  if (left_out) {
+    message += " was left out of this build by its dtype selection (built:";
+    append_dtypes(message, built);
+    message += "); add it to --//config:dtypes";
+  } else {
+    message += " is not supported (supported:";
+    append_dtypes(message, set);
+    message += ")";
+  }
   throw Error(std::move(message));
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "runtime/array_ref.h"
+#include "runtime/call_observer.h"
 #include "runtime/device.h"
 #include "runtime/dispatch_key.h"
 #include "runtime/error.h"
@@ -69,6 +70,10 @@ inline void collect(DeviceMask& /*m*/, const T& /*value*/) {}
 // The backend key (CPU, CUDA or Meta) a call of `op` with these arguments selects.
 template <typename... Args>
 inline DispatchKey dispatch_key_of(std::string_view op, const Args&... args) {
+  if (const CallObserver observer = detail::g_call_observer.load(std::memory_order_relaxed);
+      SOPS_UNLIKELY(observer != nullptr)) {
+    observer(op, 0);
+  }
   detail::DeviceMask mask;
   (detail::collect(mask, args), ...);
   const uint8_t m = mask.tensors != 0 ? mask.tensors : mask.options;

@@ -11,8 +11,14 @@
 //
 // The lambda is instantiated only for the types in the set; any other dtype throws
 // sops::Error: "add: dtype bool is not supported (supported: uint8, int8, ...)".
+//
+// Dtype selection (a size build's option, off by default): SOPS_SELECTED_DTYPES, a list
+// of dtype names (set by the `//config:dtypes` flag through //runtime:dtype_selection),
+// narrows every set to the dtypes a build keeps; a left-out dtype throws sops::Error
+// saying so. A set left empty keeps its first dtype, so the code still compiles.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -54,8 +60,48 @@ constexpr ScalarType first(uint32_t set) {
 
 }  // namespace dtypes
 
+namespace dtypes {
+
+// The mask of a comma-separated list of dtype names ("float32,int64,bool"); an unknown
+// name gives 0 for the whole list.
+constexpr uint32_t mask_of_names(std::string_view names) {
+  uint32_t mask = 0;
+  while (!names.empty()) {
+    const std::size_t comma = names.find(',');
+    const std::string_view name = names.substr(0, comma);
+    uint32_t found = 0;
+#define SOPS_CASE(cpp_type, enumerator, str) \
+    if (name == str) found = bit(ScalarType::enumerator);
+    SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
+    if (found == 0) return 0;
+    mask |= found;
+    names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+  }
+  return mask;
+}
+
+#define SOPS_DTYPE_STRINGIFY_(...) #__VA_ARGS__
+#define SOPS_DTYPE_STRINGIFY(...) SOPS_DTYPE_STRINGIFY_(__VA_ARGS__)
+#ifdef SOPS_SELECTED_DTYPES
+// The dtypes a build keeps, e.g. -DSOPS_SELECTED_DTYPES=float32,int64,bool.
+inline constexpr uint32_t kSelected = mask_of_names(SOPS_DTYPE_STRINGIFY(SOPS_SELECTED_DTYPES));
+static_assert(kSelected != 0, "SOPS_SELECTED_DTYPES (--//config:dtypes) must list dtype names: "
+              "uint8, int8, int32, int64, float16, float32, float64, bool, bfloat16");
+#else
+inline constexpr uint32_t kSelected = kEveryType;
+#endif
+
+// The dtypes of `set` that this build compiles kernels for (see dtype selection above).
+constexpr uint32_t built(uint32_t set) {
+  return (set & kSelected) != 0 ? (set & kSelected) : bit(first(set));
+}
+
+}  // namespace dtypes
+
 namespace detail {
-[[noreturn]] void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set);
+[[noreturn]] void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set,
+                                          uint32_t built);
 }  // namespace detail
 
 template <uint32_t Set, typename F>
@@ -63,10 +109,11 @@ decltype(auto) visit_dtype(ScalarType t, std::string_view name, F&& f) {
   static_assert(dtypes::first(Set) != ScalarType::Undefined, "visit_dtype needs a non-empty set");
   static_assert((Set & ~dtypes::kEveryType) == 0,
                 "visit_dtype's set names a dtype that sops tensors cannot hold");
+  constexpr uint32_t kBuilt = dtypes::built(Set);
   switch (t) {
 #define SOPS_CASE(cpp_type, enumerator, str)                                 \
   case ScalarType::enumerator:                                               \
-    if constexpr (dtypes::contains(Set, ScalarType::enumerator)) {           \
+    if constexpr (dtypes::contains(kBuilt, ScalarType::enumerator)) {        \
       return std::forward<F>(f)(TypeTag<cpp_type>{});                        \
     } else {                                                                 \
       break;                                                                 \
@@ -79,7 +126,7 @@ decltype(auto) visit_dtype(ScalarType t, std::string_view name, F&& f) {
     case ScalarType::Undefined:
       break;
   }
-  detail::throw_unsupported_dtype(t, name, Set);
+  detail::throw_unsupported_dtype(t, name, Set, kBuilt);
 }
 
 }  // namespace sops

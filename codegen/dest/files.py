@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from codegen.api import dispatcher, native, structured
 from codegen.api.types import RUNTIME_TYPES, parameter_types
+from codegen.selective.selector import full_name
 from codegen.dest.library import (
-    BACKEND_KEYS,
     COMPOSITES,
     META,
     Library,
@@ -94,7 +94,8 @@ class OperatorEntry:
 
 
 def operators_context(lib: Library, out: OutputFile) -> dict:
-    ops = sorted(lib.functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
+    # The header declares the array; the source lists what the library links.
+    ops = sorted(lib.needed_functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
     return {"operators": [OperatorEntry(str(f.func.name.name), f.func.name.overload_name, str(f.func))
                           for f in ops], "static_dispatch": lib.static_dispatch}
 
@@ -187,7 +188,8 @@ def _static_entries(w) -> list[FunctionEntry]:
 def functions_context(lib: Library, out: OutputFile) -> dict:
     if lib.static_dispatch:
         return _static_dispatch_functions_context(lib, out)
-    functions = [e for f in sorted(lib.functions, key=lambda f: f.key) for e in _cpp_function_entries(f)]
+    needed = lib.functions if out.header else lib.needed_functions  # declared all, defined as selected
+    functions = [e for f in sorted(needed, key=lambda f: f.key) for e in _cpp_function_entries(f)]
     return {"functions": functions, "namespace_suffix": "", "static_dispatch": False,
             "title": "The dispatcher API: one function per operator (out= ones twice)."}
 
@@ -214,8 +216,10 @@ def _device_bindings(bindings) -> tuple[str, ...]:
 def _static_dispatch_functions_context(lib: Library, out: OutputFile) -> dict:
     switches = []
     declared: dict[str, list[FunctionEntry]] = {}  # fallback keys' entry points to declare
-    for f in sorted(lib.functions, key=lambda f: f.key):
-        targets = [(k, lib.static_target(f, k)) for k in BACKEND_KEYS]
+    for f in sorted(lib.functions if out.header else lib.needed_functions, key=lambda f: f.key):
+        # The backends of this library, and Meta: tensors of any other backend cannot
+        # reach a kernel here (no other library is reachable without a dispatcher).
+        targets = [(k, lib.static_target(f, k)) for k in lib.static_keys]
         taken = {a.name for a in f.func.arguments.flat_all}
         key_var = fresh("dispatch_key", taken)
         key_args = _device_bindings(dispatcher.kernel_bindings(f))
@@ -268,6 +272,10 @@ def register_context(lib: Library, out: OutputFile) -> dict:
 
 def unboxing_context(lib: Library, out: OutputFile) -> dict:
     boxed, skipped = lib.boxed_operators
+    if not out.header and lib.selection is not None:  # the header declares them all
+        registered = {full_name(f) for f in lib.functions if lib.registers(f)}
+        boxed = [op for op in boxed if op.full_name in registered]
+        skipped = [(op, why) for op, why in skipped if op in lib.selection.registered]
     if out.shard is not None:
         boxed = [op for op in boxed if lib.shard_of_name(op.full_name) == out.shard]
     return {"operators": boxed, "skipped": skipped, "shards": lib.shards, "shard": out.shard}

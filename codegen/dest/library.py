@@ -43,6 +43,7 @@ from codegen.model.dispatch import (
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
 from codegen.model.schema import FUNCTIONAL, INPLACE, MUTABLE, OUT
+from codegen.selective.selector import Selection
 
 # The backend keys of the runtime's DispatchKey (runtime/dispatch_key.h) that a library
 # may register kernels for; Meta is always registered.
@@ -213,6 +214,22 @@ class Library:
     shards: int
     wrappers: list[Wrapper] = field(default_factory=list)
     static_dispatch: bool = False  # no registration: the dispatcher API switches on backends
+    # A selective build's operators (codegen/selective/selector.py); None: all of them.
+    # Headers declare every operator (hand-written kernels include them); the sources
+    # define and register only the selection.
+    selection: Selection | None = None
+
+    def needs(self, f: NativeFunction) -> bool:
+        """Whether the sources define f: selected, or called by the code of a selected one."""
+        return self.selection is None or f.key in self.selection.needed
+
+    def registers(self, f: NativeFunction) -> bool:
+        """Whether f gets a boxed kernel in the registry: selected (not only called)."""
+        return self.selection is None or f.key in self.selection.registered
+
+    @property
+    def needed_functions(self) -> list[NativeFunction]:
+        return [f for f in self.functions if self.needs(f)]
 
     @property
     def structured_groups(self) -> list[NativeFunctionsGroup]:
@@ -257,7 +274,7 @@ class Library:
     @functools.cached_property
     def boxed_operators(self) -> tuple[list[unboxing.UnboxedOperator], list[tuple[str, str]]]:
         """(the operators that get a boxed kernel, (operator, why not) for the others), by
-        name; computed once for the three unboxing files."""
+        name, of the whole yaml; computed once for the three unboxing files."""
         boxed, skipped = [], []
         for f in sorted(self.functions, key=lambda f: f.key):
             try:
@@ -270,6 +287,8 @@ class Library:
         if self._by_key_and_shard is None:  # once the wrappers are all there
             self._by_key_and_shard = {}
             for w in self.wrappers:
+                if not self.needs(w.function):
+                    continue
                 self._by_key_and_shard.setdefault((w.key, self.shard_of(w)), []).append(w)
         found = [w for k in keys for w in self._by_key_and_shard.get((k, shard), ())]
         return found if len(keys) == 1 else sorted(found, key=lambda w: (w.op, w.key))
@@ -302,9 +321,14 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
                 impl = f"::{kernel_namespace(namespace, metadata.cpp_namespace)}::structured_{metadata.kernel}"
                 for role, f in members:
                     lib.wrappers.append(_structured(namespace, g, f, role, key, impl))
+        # Common serves the backends without a kernel of their own. Through the
+        # dispatcher that may be any backend another library adds; statically
+        # dispatched, only those of this library can reach it.
+        kernel_keys = {k for k, m in g.out.dispatch.items() if m.structured}
+        common = not static_dispatch or any(b not in kernel_keys for b in backends)
         for role, f in members:
             lib.wrappers.append(_structured(namespace, g, f, role, META, None))
-            if role != OUT:
+            if role != OUT and common:
                 lib.wrappers.append(_structured(namespace, g, f, role, COMMON, None))
     mutating = _mutating_variants(functions)
     for f in functions:

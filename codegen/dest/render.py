@@ -34,8 +34,9 @@ def cpp_string(text: str) -> str:
 
 
 class Renderer:
-    """Renders the files of one library; files with the same context (Operators.h and
-    Operators.cpp, Functions.h and Functions.cpp) share one computation of it."""
+    """Renders the files of one library; files with the same context share one
+    computation of it (not a header and its source: under a selection, headers declare
+    every operator and sources only the selected ones)."""
 
     def __init__(self, lib: Library, base: dict) -> None:
         self.lib = lib
@@ -44,7 +45,7 @@ class Renderer:
         self._contexts: dict[tuple, dict] = {}
 
     def render(self, out: files.OutputFile) -> str:
-        key = (out.context, out.key, out.family, out.shard)
+        key = (out.context, out.key, out.family, out.shard, out.header)
         context = self._contexts.get(key)
         if context is None:
             context = self._contexts[key] = files.CONTEXTS[out.context](self.lib, out)

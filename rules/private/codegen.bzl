@@ -1,6 +1,9 @@
 """The generator action: one run of `//codegen:opgen generate` per library, every output declared."""
 
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("@rules_cc//cc:defs.bzl", "CcInfo")
 load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
+load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
 
 def generated_files(backends, shards):
     """(name, is_header) of every generated file, as codegen/outputs.bzl lists them."""
@@ -28,13 +31,41 @@ def generated_sources(backends, shards):
     return [n for n, header in generated_files(backends, shards) if not header]
 
 StructuredOpsSourcesInfo = provider(
-    doc = "The C++ sources that the generator wrote for one operator library.",
+    doc = "The C++ sources that the generator wrote for one operator library, and how.",
     fields = {
         "headers": "depset of File: the generated headers.",
         "sources": "depset of File: the generated .cpp files.",
         "yaml": "File: the native_functions.yaml they came from.",
+        "tags_yaml": "File or None: the tags.yaml the yaml's tags were checked against.",
+        "library": "string: the library's name, the include prefix of its headers.",
+        "cpp_namespace": "string: the C++ namespace of the generated code.",
+        "backends": "list of string: the backend keys whose kernels are registered.",
+        "shards": "int: registration files per family of dispatch keys.",
     },
 )
+
+def _generator_args(ctx, info, output_dir, static_dispatch):
+    """The arguments of `opgen generate` for a library described by `info` (a struct with
+    StructuredOpsSourcesInfo's yaml, tags_yaml, library, cpp_namespace, backends, shards),
+    and the inputs they name."""
+    args = ctx.actions.args()
+    args.use_param_file("@%s", use_always = True)
+    args.set_param_file_format("multiline")
+    args.add("generate")
+    args.add(info.yaml)
+    args.add("--source-label", info.yaml.short_path)
+    inputs = [info.yaml]
+    if info.tags_yaml:
+        args.add("--tags", info.tags_yaml)
+        inputs.append(info.tags_yaml)
+    args.add("--namespace", info.cpp_namespace)
+    args.add("--include-prefix", info.library)
+    args.add_joined("--backends", info.backends, join_with = ",")
+    args.add("--shards", str(info.shards))
+    args.add("--output-dir", output_dir)
+    if static_dispatch:
+        args.add("--static-dispatch")
+    return args, inputs
 
 def _structured_ops_codegen_impl(ctx):
     if ctx.attr.shards < 1:
@@ -47,23 +78,15 @@ def _structured_ops_codegen_impl(ctx):
     sources = declare(generated_sources(ctx.attr.backends, ctx.attr.shards))
     outputs = headers + sources
 
-    args = ctx.actions.args()
-    args.use_param_file("@%s", use_always = True)
-    args.set_param_file_format("multiline")
-    args.add("generate")
-    args.add(ctx.file.yaml)
-    args.add("--source-label", ctx.file.yaml.short_path)
-    inputs = [ctx.file.yaml]
-    if ctx.file.tags_yaml:
-        args.add("--tags", ctx.file.tags_yaml)
-        inputs.append(ctx.file.tags_yaml)
-    args.add("--namespace", ctx.attr.cpp_namespace)
-    args.add("--include-prefix", ctx.attr.library)
-    args.add_joined("--backends", ctx.attr.backends, join_with = ",")
-    args.add("--shards", str(ctx.attr.shards))
-    args.add("--output-dir", headers[0].dirname)
-    if ctx.attr.static_dispatch:
-        args.add("--static-dispatch")
+    info = struct(
+        yaml = ctx.file.yaml,
+        tags_yaml = ctx.file.tags_yaml,
+        library = ctx.attr.library,
+        cpp_namespace = ctx.attr.cpp_namespace,
+        backends = ctx.attr.backends,
+        shards = ctx.attr.shards,
+    )
+    args, inputs = _generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)
 
     ctx.actions.run(
         executable = ctx.executable._generator,
@@ -83,7 +106,12 @@ def _structured_ops_codegen_impl(ctx):
         StructuredOpsSourcesInfo(
             headers = depset(headers),
             sources = depset(sources),
-            yaml = ctx.file.yaml,
+            yaml = info.yaml,
+            tags_yaml = info.tags_yaml,
+            library = info.library,
+            cpp_namespace = info.cpp_namespace,
+            backends = info.backends,
+            shards = info.shards,
         ),
     ]
 
@@ -129,4 +157,122 @@ structured_ops_codegen = rule(
             cfg = "exec",
         ),
     },
+)
+
+def _kernel_archives(target):
+    """The static libraries that `target` (a cc_library of kernels) itself builds."""
+    archives = []
+    for linker_input in target[CcInfo].linking_context.linker_inputs.to_list():
+        if linker_input.owner != target.label:
+            continue
+        for lib in linker_input.libraries:
+            archive = lib.static_library or lib.pic_static_library
+            if archive:
+                archives.append(archive)
+    return archives
+
+def _selected_sources_impl(ctx):
+    info = ctx.attr.library_codegen[StructuredOpsSourcesInfo]
+    sources = [
+        ctx.actions.declare_file("%s/%s" % (ctx.label.name, n))
+        for n in generated_sources(info.backends, info.shards)
+    ]
+    args, inputs = _generator_args(ctx, info, sources[0].dirname, ctx.attr.static_dispatch)
+    args.add("--sources-only")
+    if not ctx.attr.selected_ops:  # every operator
+        ctx.actions.run(
+            executable = ctx.executable._generator,
+            arguments = [args],
+            inputs = inputs,
+            outputs = sources,
+            mnemonic = "StructuredOpsGen",
+            progress_message = "Generating the operators of %{label}",
+            env = {"PYTHONHASHSEED": "0"},
+        )
+        return [DefaultInfo(files = depset(sources)), _library_info(ctx, info)]
+    sets = depset(transitive = [t[SelectedOperatorsInfo].files for t in ctx.attr.selected_ops])
+    if not sets.to_list():
+        fail("selected_ops of %s: no operator_set was found in %s, nor along their deps and data" %
+             (ctx.label, ", ".join([str(t.label) for t in ctx.attr.selected_ops])))
+    report = ctx.actions.declare_file(ctx.label.name + ".selection.txt")
+    args.add("--selection-report", report)
+    args.add_all("--selected-ops", sets)
+
+    # Which operators the kernels' code calls: the linker's view of their objects.
+    archives = _kernel_archives(ctx.attr.kernels)
+    symbols = ctx.actions.declare_file(ctx.label.name + ".kernel_symbols.txt")
+    cc_toolchain = find_cpp_toolchain(ctx)
+    ctx.actions.run_shell(
+        command = '"$1" -A -C "${@:3}" > "$2"',
+        arguments = [cc_toolchain.nm_executable, symbols.path] + [a.path for a in archives],
+        inputs = depset(archives, transitive = [cc_toolchain.all_files]),
+        outputs = [symbols],
+        mnemonic = "StructuredOpsKernelSymbols",
+        progress_message = "Reading which operators the kernels of %{label} call",
+    )
+    args.add("--kernel-symbols", symbols)
+
+    ctx.actions.run(
+        executable = ctx.executable._generator,
+        arguments = [args],
+        inputs = depset(inputs + [symbols], transitive = [sets]),
+        outputs = sources + [report],
+        mnemonic = "StructuredOpsGen",
+        progress_message = "Generating the selected operators of %{label}",
+        env = {"PYTHONHASHSEED": "0"},
+    )
+    return [
+        DefaultInfo(files = depset(sources)),
+        OutputGroupInfo(report = depset([report]), kernel_symbols = depset([symbols])),
+        _library_info(ctx, info),
+    ]
+
+SelectedLibraryInfo = provider(
+    doc = "How a selective build's sources call into their library (for a generated main).",
+    fields = {
+        "library": "string: the library's include prefix (`aten_cpu`).",
+        "cpp_namespace": "string: its C++ namespace (`sops::aten`).",
+        "register_function": "string: the qualified name of the call that registers its boxed kernels.",
+        "static_dispatch": "bool: whether the sources register nothing with the dispatcher.",
+    },
+)
+
+def _library_info(ctx, info):
+    identifier = "".join([c if c.isalnum() else "_" for c in info.library.elems()])
+    return SelectedLibraryInfo(
+        library = info.library,
+        cpp_namespace = info.cpp_namespace,
+        register_function = "::%s::register_%s_kernels" % (info.cpp_namespace, identifier),
+        static_dispatch = ctx.attr.static_dispatch,
+    )
+
+structured_ops_selected_sources = rule(
+    implementation = _selected_sources_impl,
+    doc = "The sources of an operator library, generated for a selection of its operators " +
+          "(codegen/selective/selector.py); its headers stay the full library's.",
+    attrs = {
+        "kernels": attr.label(
+            mandatory = True,
+            providers = [CcInfo],
+            doc = "The cc_library of the library's kernels and meta functions (its objects are read).",
+        ),
+        "library_codegen": attr.label(
+            mandatory = True,
+            providers = [StructuredOpsSourcesInfo],
+            doc = "The library's full generator target (structured_ops_codegen).",
+        ),
+        "selected_ops": attr.label_list(
+            aspects = [selective_ops_aspect],
+            doc = "operator_sets, or targets with operator_sets along their deps and data; " +
+                  "empty: every operator.",
+        ),
+        "static_dispatch": attr.bool(default = True),
+        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+        "_generator": attr.label(
+            default = Label("//codegen:opgen"),
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+    toolchains = use_cpp_toolchain(),
 )

@@ -1,7 +1,7 @@
 """structured_ops_library: generated operator sources compiled into a cc_library."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
-load(":codegen.bzl", "structured_ops_codegen")
+load(":codegen.bzl", "structured_ops_codegen", "structured_ops_selected_sources")
 
 def structured_ops_library(
         name,
@@ -12,6 +12,7 @@ def structured_ops_library(
         tags_yaml = None,
         shards = 1,
         static_dispatch = False,
+        selected_ops = None,
         deps = [],
         visibility = None,
         **kwargs):
@@ -21,7 +22,14 @@ def structured_ops_library(
     them, with the kernels in `srcs`, into `cc_library(name)`. The generated headers
     are included as `#include "<name>/Functions.h"` (the dispatcher API),
     `"<name>/CPUFunctions.h"` (static entry points), `"<name>/NativeFunctions.h"`
-    (what kernel authors implement), wherever the package is.
+    (what kernel authors implement), `"<name>/UnboxingFunctions.h"` (the boxed kernels,
+    registered by `<cpp_namespace>::register_<name>_kernels()`), wherever the package is.
+
+    Targets made besides `name`: `<name>_codegen` (the generator's run),
+    `<name>_kernels` (the cc_library of `srcs` with the generated headers; it registers
+    nothing, so a binary links only the kernels something calls) and, with
+    `selected_ops`, `<name>_selected` (the generated sources of the selection; its
+    output group `report` says why each operator is kept).
 
     Args:
       name: name of the cc_library; also the include prefix of the generated headers.
@@ -41,6 +49,14 @@ def structured_ops_library(
         no dispatcher is linked, and objects of unused operators can be left out of a
         binary. Kernels of other libraries are not reached; autogen kernels copy with this
         library's own `copy_`.
+      selected_ops: None (every operator), or labels of operator_sets (or of targets with
+        operator_sets along their `deps` and `data`, found by the selective_ops aspect).
+        The library then generates only what the union of those sets needs: boxed kernels
+        and registrations of the selected operators, and wrappers, static entry points and
+        dispatcher-API definitions of those and of every operator their kernels call (read
+        off the kernels' objects). Headers still declare every operator. A selected
+        operator the yaml does not declare fails the build, listing every such operator.
+        An empty list selects every operator.
       deps: more cc_library dependencies of the kernels.
       visibility: visibility of the cc_library.
       **kwargs: passed to the cc_library (copts, tags, target_compatible_with, ...).
@@ -67,17 +83,38 @@ def structured_ops_library(
             output_group = group,
             visibility = ["//visibility:private"],
         )
+    kernels = name + "_kernels"
     cc_library(
-        name = name,
+        name = kernels,
         hdrs = [":%s_headers" % name],
-        srcs = [":%s_sources" % name] + srcs,
+        srcs = srcs,
         # `<name>/Functions.h` from any package (Bazel adds a virtual include dir).
         strip_include_prefix = name,
         include_prefix = name,
+        deps = [Label("//runtime"), Label("//runtime:registry")] + deps,
+        visibility = visibility,
+        **kwargs
+    )
+    sources = [":%s_sources" % name]
+    if selected_ops != None:
+        structured_ops_selected_sources(
+            name = name + "_selected",
+            library_codegen = codegen,
+            kernels = kernels,
+            selected_ops = selected_ops,
+            static_dispatch = static_dispatch,
+            tags = kwargs.get("tags"),
+            target_compatible_with = kwargs.get("target_compatible_with"),
+            visibility = visibility,
+        )
+        sources = [":%s_selected" % name]
+    cc_library(
+        name = name,
+        srcs = sources,
         # Kernels register themselves from static initializers: keep every object. With
         # static dispatch nothing registers, and what is called is linked as it is used.
         alwayslink = not static_dispatch,
-        deps = [Label("//runtime"), Label("//runtime:registry")] + deps,
+        deps = [":" + kernels],
         visibility = visibility,
         **kwargs
     )

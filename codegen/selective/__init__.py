@@ -1,0 +1,1 @@
+"""Selective builds: which operators a library keeps (see selector.py)."""
