@@ -19,10 +19,12 @@ std::string missing_message(const std::string& source, const std::vector<std::st
   os << source << " needs " << names.size() << " operator" << (names.size() == 1 ? "" : "s")
      << " that this runtime does not have:\n";
   for (const std::string& n : names) os << "  " << n << "\n";
-  os << "Build a runtime that has them: add each to the operators your runtime is built with "
-        "(selected_operators.yaml, as `lite_runtime trace` of a full build, //ops:lite_runtime, "
-        "writes it), or, for an operator no library declares, declare it in your "
-        "native_functions.yaml with its PyTorch schema and write its kernel.";
+  os << "Build a runtime that has them: add them to an operator_set in the selected_ops of "
+        "your lite_runtime_binary or structured_ops_library (rules/defs.bzl): list them in its "
+        "`ops`, name this model in its `models`, or give it the selected_operators.yaml that "
+        "`lite_runtime trace` of a full build (//ops:lite_runtime) writes. For an operator no "
+        "library declares, declare it in your native_functions.yaml with its PyTorch schema and "
+        "write its kernel.";
   return os.str();
 }
 

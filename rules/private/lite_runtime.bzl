@@ -49,6 +49,7 @@ def lite_runtime_binary(
       **kwargs: passed to the cc_binary (copts, linkopts, tags, ...).
     """
     library = native.package_relative_label(library)
+    tags = kwargs.get("tags")
     kernels = library.same_package_label(library.name + "_kernels")
     structured_ops_selected_sources(
         name = name + "_selected",
@@ -56,6 +57,7 @@ def lite_runtime_binary(
         kernels = kernels,
         selected_ops = selected_ops,
         static_dispatch = static_dispatch,
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     cc_library(
@@ -63,12 +65,14 @@ def lite_runtime_binary(
         srcs = [":" + name + "_selected"],
         alwayslink = not static_dispatch,
         deps = [kernels],
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     _lite_runtime_main(
         name = name + "_main",
         out = name + "_main.cc",
         sources = ":" + name + "_selected",
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     cc_binary(
