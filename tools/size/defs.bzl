@@ -1,0 +1,50 @@
+"""lite_runtime_size_report: stripped sizes of a full and a pruned lite runtime, and what
+each operator costs (tools/size/size_report.py)."""
+
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+
+def _size_report_impl(ctx):
+    cc_toolchain = find_cpp_toolchain(ctx)
+    full = ctx.attr.full[DefaultInfo].files_to_run.executable
+    mobile = ctx.attr.mobile[DefaultInfo].files_to_run.executable
+    groups = ctx.attr.selection[OutputGroupInfo]
+    selection = groups.report.to_list() if "report" in dir(groups) else []
+    report = ctx.actions.declare_file(ctx.label.name + ".txt")
+    args = ctx.actions.args()
+    args.add("--full", full)
+    args.add("--mobile", mobile)
+    if selection:
+        args.add("--selection", selection[0])
+    args.add("--nm", cc_toolchain.nm_executable)
+    args.add("--objdump", cc_toolchain.objdump_executable)
+    args.add("--strip", cc_toolchain.strip_executable)
+    args.add("--output", report)
+    ctx.actions.run(
+        executable = ctx.executable._tool,
+        arguments = [args],
+        inputs = depset([full, mobile] + selection, transitive = [cc_toolchain.all_files]),
+        outputs = [report],
+        mnemonic = "LiteRuntimeSizeReport",
+        progress_message = "Measuring %{label}",
+    )
+    script = ctx.actions.declare_file(ctx.label.name + ".sh")
+    ctx.actions.write(script, "#!/bin/sh\nexec cat \"$0.runfiles/_main/%s\"\n" % report.short_path, is_executable = True)
+    return [DefaultInfo(
+        files = depset([report]),
+        executable = script,
+        runfiles = ctx.runfiles(files = [report]),
+    )]
+
+lite_runtime_size_report = rule(
+    implementation = _size_report_impl,
+    doc = "`tools/bazel run --config=mobile //ops:size_report` prints the report; `build` writes it.",
+    attrs = {
+        "full": attr.label(mandatory = True, doc = "A lite_runtime_binary of every operator."),
+        "mobile": attr.label(mandatory = True, doc = "The pruned lite_runtime_binary."),
+        "selection": attr.label(mandatory = True, doc = "The pruned binary's `<name>_selected` target."),
+        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+        "_tool": attr.label(default = Label("//tools/size:size_report"), executable = True, cfg = "exec"),
+    },
+    executable = True,
+    toolchains = use_cpp_toolchain(),
+)
