@@ -20,9 +20,10 @@
 #define SOPS_KERNEL_BASE
 #endif
 
-// -DSOPS_NO_CPU_CLONES builds one clone only, for the build's target (what
-// --config=mobile does: half the hot loops' code, and phones are not x86).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(SOPS_NO_CPU_CLONES)
+// -DSOPS_OPTIMIZE_SIZE (what --config=mobile sets) builds one clone only, for the
+// build's target: half the hot loops' code, and phones are not x86. runtime/cpu_loops.h
+// then also keeps fewer specialized loops.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SOPS_OPTIMIZE_SIZE)
 #define SOPS_HAVE_AVX2_CLONES 1
 #if defined(__clang__)
 #define SOPS_KERNEL_AVX2 __attribute__((target("avx2,fma")))

@@ -103,17 +103,32 @@ int unit_stride_pattern(const int64_t* strides, std::index_sequence<I...>) {
   return ok ? pattern : -1;
 }
 
+// Whether a loop specialized for inputs broadcast along the run (stride 0) is compiled:
+// not in size builds (SOPS_OPTIMIZE_SIZE), where such runs take the strided loop.
+#ifdef SOPS_OPTIMIZE_SIZE
+inline constexpr bool kBroadcastLoops = false;
+#else
+inline constexpr bool kBroadcastLoops = true;
+#endif
+
 template <typename Traits, typename Op, std::size_t... I>
 void cpu_loop_exact(char** data, const int64_t* strides, int64_t n, Op& op,
                     std::index_sequence<I...> is) {
   using R = typename Traits::result_type;
   switch (unit_stride_pattern<Traits>(strides, is)) {
     case 0: unit_stride_loop<Traits, 0u>(data, n, op, is); return;
-    case 1: unit_stride_loop<Traits, 1u>(data, n, op, is); return;
+    case 1:
+      if constexpr (kBroadcastLoops) {
+        unit_stride_loop<Traits, 1u>(data, n, op, is);
+        return;
+      }
+      break;
     case 2:
-      if constexpr (sizeof...(I) >= 2) unit_stride_loop<Traits, 2u>(data, n, op, is);
-      else break;
-      return;
+      if constexpr (kBroadcastLoops && sizeof...(I) >= 2) {
+        unit_stride_loop<Traits, 2u>(data, n, op, is);
+        return;
+      }
+      break;
     default: break;
   }
   for (int64_t k = 0; k < n; ++k) {
@@ -207,9 +222,14 @@ void cpu_loop_vec(char** data, const int64_t* strides, int64_t n, Op& op, VOp& v
                   std::index_sequence<I...> is) {
   switch (unit_stride_pattern<Traits>(strides, is)) {
     case 0: vec_unit_stride_loop<Traits, 0u>(data, n, op, vop, is); return;
-    case 1: vec_unit_stride_loop<Traits, 1u>(data, n, op, vop, is); return;
+    case 1:
+      if constexpr (kBroadcastLoops) {
+        vec_unit_stride_loop<Traits, 1u>(data, n, op, vop, is);
+        return;
+      }
+      break;
     case 2:
-      if constexpr (sizeof...(I) >= 2) {
+      if constexpr (kBroadcastLoops && sizeof...(I) >= 2) {
         vec_unit_stride_loop<Traits, 2u>(data, n, op, vop, is);
         return;
       }
