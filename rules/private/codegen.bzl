@@ -67,6 +67,17 @@ def _generator_args(ctx, info, output_dir, static_dispatch):
         args.add("--static-dispatch")
     return args, inputs
 
+def _run_generator(ctx, args, inputs, outputs, progress_message):
+    ctx.actions.run(
+        executable = ctx.executable._generator,
+        arguments = [args],
+        inputs = inputs,
+        outputs = outputs,
+        mnemonic = "StructuredOpsGen",
+        progress_message = progress_message,
+        env = {"PYTHONHASHSEED": "0"},
+    )
+
 def _structured_ops_codegen_impl(ctx):
     if ctx.attr.shards < 1:
         fail("shards must be at least 1, got %d" % ctx.attr.shards)
@@ -88,15 +99,7 @@ def _structured_ops_codegen_impl(ctx):
     )
     args, inputs = _generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)
 
-    ctx.actions.run(
-        executable = ctx.executable._generator,
-        arguments = [args],
-        inputs = inputs,
-        outputs = outputs,
-        mnemonic = "StructuredOpsGen",
-        progress_message = "Generating operators of %{label} from " + ctx.file.yaml.short_path,
-        env = {"PYTHONHASHSEED": "0"},
-    )
+    _run_generator(ctx, args, inputs, outputs, "Generating operators of %{label} from " + ctx.file.yaml.short_path)
     return [
         DefaultInfo(files = depset(outputs)),
         OutputGroupInfo(
@@ -180,15 +183,7 @@ def _selected_sources_impl(ctx):
     args, inputs = _generator_args(ctx, info, sources[0].dirname, ctx.attr.static_dispatch)
     args.add("--sources-only")
     if not ctx.attr.selected_ops:  # every operator
-        ctx.actions.run(
-            executable = ctx.executable._generator,
-            arguments = [args],
-            inputs = inputs,
-            outputs = sources,
-            mnemonic = "StructuredOpsGen",
-            progress_message = "Generating the operators of %{label}",
-            env = {"PYTHONHASHSEED": "0"},
-        )
+        _run_generator(ctx, args, inputs, sources, "Generating the operators of %{label}")
         return [DefaultInfo(files = depset(sources)), _library_info(ctx, info)]
     sets = depset(transitive = [t[SelectedOperatorsInfo].files for t in ctx.attr.selected_ops])
     if not sets.to_list():
@@ -212,15 +207,8 @@ def _selected_sources_impl(ctx):
     )
     args.add("--kernel-symbols", symbols)
 
-    ctx.actions.run(
-        executable = ctx.executable._generator,
-        arguments = [args],
-        inputs = depset(inputs + [symbols], transitive = [sets]),
-        outputs = sources + [report],
-        mnemonic = "StructuredOpsGen",
-        progress_message = "Generating the selected operators of %{label}",
-        env = {"PYTHONHASHSEED": "0"},
-    )
+    inputs = depset(inputs + [symbols], transitive = [sets])
+    _run_generator(ctx, args, inputs, sources + [report], "Generating the selected operators of %{label}")
     return [
         DefaultInfo(files = depset(sources)),
         OutputGroupInfo(report = depset([report]), kernel_symbols = depset([symbols])),
