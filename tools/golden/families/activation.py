@@ -93,7 +93,7 @@ def activation_cases(a: Activation) -> Iterator[Case]:
             args = [("self", r.t(d, shape, layout, vals))]
             args += [(k, _arg(over.get(k, v))) for k, v in a.extra]
             if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
+                args.append(("out", r.t(*out)))
             return args
         return build
 
@@ -166,7 +166,7 @@ def hardtanh_cases() -> Iterator[Case]:
             args = [("self", r.t(d, shape, layout, vals, rng)), ("min_val", Scalar(lo)),
                     ("max_val", Scalar(hi))]
             if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
+                args.append(("out", r.t(*out)))
             return args
         return build
 
@@ -218,7 +218,7 @@ def clamp_cases() -> Iterator[Case]:
                     ("min", NONE if lo is None else Scalar(lo)),
                     ("max", NONE if hi is None else Scalar(hi))]
             if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
+                args.append(("out", r.t(*out)))
             return args
         return build
 

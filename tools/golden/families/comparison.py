@@ -18,20 +18,24 @@ BROADCAST_3_4 = ("The size of tensor a (3) must match the size of tensor b (4) a
                  "non-singleton dimension 1")
 
 
+def _binary(sd, ss, od, os_, sl="contig", ol="contig", svals=None, ovals=None, out=None):
+    """The arguments of a (self, other[, out]) case: dtypes, shapes, layouts, values."""
+    def build(r):
+        args = [("self", r.t(sd, ss, sl, svals, SMALL.get(sd))),
+                ("other", r.t(od, os_, ol, ovals, SMALL.get(od)))]
+        if out is not None:
+            args.append(("out", r.t(*out)))
+        return args
+    return build
+
+
 def comparison_cases(base: str) -> Iterator[Case]:
     """Cases of <base>.Tensor, <base>.Scalar, their _out and inplace variants."""
     T, S = f"{base}.Tensor", f"{base}.Scalar"
     T_out, S_out = f"{base}.Tensor_out", f"{base}.Scalar_out"
     T_in, S_in = f"{base}_.Tensor", f"{base}_.Scalar"
 
-    def fn(sd, ss, od, os_, sl="contig", ol="contig", svals=None, ovals=None, out=None):
-        def build(r):
-            args = [("self", r.t(sd, ss, sl, svals, SMALL.get(sd))),
-                    ("other", r.t(od, os_, ol, ovals, SMALL.get(od)))]
-            if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
-            return args
-        return build
+    fn = _binary
 
     def sfn(d, shape, other, layout="contig", vals=None, out=None):
         def build(r):
@@ -104,14 +108,7 @@ def logical_cases() -> Iterator[Case]:
             return args
         return build
 
-    def bi(sd, ss, od, os_, sl="contig", ol="contig", svals=None, ovals=None, out=None):
-        def build(r):
-            args = [("self", r.t(sd, ss, sl, svals, SMALL.get(sd))),
-                    ("other", r.t(od, os_, ol, ovals, SMALL.get(od)))]
-            if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
-            return args
-        return build
+    bi = _binary
 
     special = [NAN, INF, -INF, -0.0, 0.0, 0.5]
     for d in ALL7:
@@ -163,7 +160,7 @@ def where_cases() -> Iterator[Case]:
             args = [("condition", r.t(cd, cs, cl)), ("self", r.t(sd, ss, sl, svals)),
                     ("other", r.t(od, os_, ol, ovals))]
             if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
+                args.append(("out", r.t(*out)))
             return args
         return build
 

@@ -58,7 +58,7 @@ def unary_cases(u: Unary) -> Iterator[Case]:
         def build(r):
             args = [("self", r.t(d, shape, layout, vals, u.rng if d.is_floating_point else None))]
             if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
+                args.append(("out", r.t(*out)))
             return args
         return build
 
@@ -132,7 +132,7 @@ def pow_cases() -> Iterator[Case]:
         def build(r):
             args = [("self", r.t(d, shape, layout, vals, rng)), ("exponent", Scalar(e))]
             if out is not None:
-                args.append(("out", r.t(out[0], out[1], out[2] if len(out) > 2 else "contig")))
+                args.append(("out", r.t(*out)))
             return args
         return build
 
