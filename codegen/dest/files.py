@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from codegen.api import dispatcher, native, structured
 from codegen.api.types import RUNTIME_TYPES, parameter_types
-from codegen.selective.selector import full_name
 from codegen.dest.library import (
+    COPY_SCHEMA,
     COMPOSITES,
     META,
     Library,
@@ -273,23 +273,18 @@ def register_context(lib: Library, out: OutputFile) -> dict:
 def unboxing_context(lib: Library, out: OutputFile) -> dict:
     boxed, skipped = lib.boxed_operators
     if not out.header and lib.selection is not None:  # the header declares them all
-        registered = {full_name(f) for f in lib.functions if lib.registers(f)}
-        boxed = [op for op in boxed if op.full_name in registered]
+        boxed = [op for op in boxed if op.full_name in lib.registered_names]
         skipped = [(op, why) for op, why in skipped if op in lib.selection.registered]
     if out.shard is not None:
         boxed = [op for op in boxed if lib.shard_of_name(op.full_name) == out.shard]
     return {"operators": boxed, "skipped": skipped, "shards": lib.shards, "shard": out.shard}
 
 
-# What autogen kernels copy with (runtime/autogen_support.h).
-COPY_SCHEMA = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"
-
-
 def _autogen_copy(lib: Library) -> dict:
     """Under static dispatch, autogen kernels copy with the library's own copy_ (there is
     no dispatcher to find another library's): its C++ function, or None if it has none."""
-    copy = next((f for f in lib.functions if str(f.func) == COPY_SCHEMA), None)
-    return {"function": f"::{lib.namespace}::copy_" if copy is not None else None, "schema": COPY_SCHEMA}
+    return {"function": f"::{lib.namespace}::copy_" if lib.copy_function is not None else None,
+            "schema": COPY_SCHEMA}
 
 
 # The `context` column of codegen/outputs.bzl.

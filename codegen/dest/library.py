@@ -43,8 +43,10 @@ from codegen.model.dispatch import (
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
 from codegen.model.schema import FUNCTIONAL, INPLACE, MUTABLE, OUT
-from codegen.selective.selector import Selection
+from codegen.selective.selector import Selection, full_name
 
+# What autogen kernels copy with (runtime/autogen_support.h).
+COPY_SCHEMA = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"
 # The backend keys of the runtime's DispatchKey (runtime/dispatch_key.h) that a library
 # may register kernels for; Meta is always registered.
 RUNTIME_BACKENDS = ("CPU", "CUDA")
@@ -232,6 +234,11 @@ class Library:
         return [f for f in self.functions if self.needs(f)]
 
     @property
+    def registered_names(self) -> frozenset[str]:
+        """The full names (`aten::add.Tensor`) of the operators with boxed kernels."""
+        return frozenset(full_name(f) for f in self.functions if self.registers(f))
+
+    @property
     def structured_groups(self) -> list[NativeFunctionsGroup]:
         return [g for g in self.groups if g.structured]
 
@@ -270,6 +277,11 @@ class Library:
     def shard_of_name(self, name: str) -> int:
         """A stable shard for an operator's name (sha1, not hash())."""
         return int(hashlib.sha1(name.encode()).hexdigest(), 16) % self.shards
+
+    @functools.cached_property
+    def copy_function(self) -> NativeFunction | None:
+        """The yaml's `copy_`, which autogen kernels copy with (COPY_SCHEMA), or None."""
+        return next((f for f in self.functions if str(f.func) == COPY_SCHEMA), None)
 
     @functools.cached_property
     def boxed_operators(self) -> tuple[list[unboxing.UnboxedOperator], list[tuple[str, str]]]:

@@ -4,7 +4,6 @@ the hand-written kernels and meta functions they call (read off the objects)."""
 from __future__ import annotations
 
 from codegen.api import dispatcher, structured
-from codegen.dest.files import COPY_SCHEMA
 from codegen.dest.library import Library
 from codegen.selective.kernel_symbols import KernelSymbols
 
@@ -25,7 +24,6 @@ def calls_of_operators(lib: Library, symbols: KernelSymbols | None):
     prefix = f"::{lib.namespace}::"
     generated: dict[str, set[str]] = {}  # op -> API names its wrappers call
     kernels: dict[str, set[str]] = {}  # op -> hand-written functions and classes its wrappers call
-    copy = next((f.key for f in lib.functions if str(f.func) == COPY_SCHEMA), None)
     for w in lib.wrappers:
         body = w.body
         names = generated.setdefault(w.op, set())
@@ -40,7 +38,7 @@ def calls_of_operators(lib: Library, symbols: KernelSymbols | None):
             refs.add(body.kernel)
         else:  # autogen: the base variant, then copies made with copy_
             names.add(body.call.function)
-            if copy is not None:
+            if lib.copy_function is not None:
                 names.add(f"{prefix}copy_")
 
     def calls(op: str) -> set[str]:

@@ -65,6 +65,7 @@ class KernelSymbols:
         self._needs = {obj: {definer[s] for s in e.undefined if s in definer} - {obj}
                        for obj, e in self.objects.items()}
         self._reach: dict[str, frozenset[str]] = {}
+        self._calls: dict[tuple[str, str], frozenset[str]] = {}
 
     def objects_defining(self, name: str) -> set[str]:
         """Objects that define `name` (a function) or a member of `name` (a class)."""
@@ -90,9 +91,15 @@ class KernelSymbols:
         for name in names:
             for obj in self.objects_defining(name):
                 objects |= self.reachable(obj)
-        prefix = namespace + "::"
-        calls = set()
-        for obj in objects:
+        return set().union(*(self._api_calls_of(obj, namespace) for obj in objects))
+
+    def _api_calls_of(self, obj: str, namespace: str) -> frozenset[str]:
+        """What one object itself calls of the API; once per object, however many
+        operators reach it."""
+        done = self._calls.get((obj, namespace))
+        if done is None:
+            prefix = namespace + "::"
+            calls = set()
             for sym in self.objects[obj].undefined:
                 name = qualified_name(sym)
                 if not name.startswith(prefix):
@@ -102,4 +109,5 @@ class KernelSymbols:
                     calls.add(rest[0])
                 elif len(rest) == 2 and rest[0] in _STATIC_KEYS:
                     calls.add(rest[1])
-        return calls
+            done = self._calls[(obj, namespace)] = frozenset(calls)
+        return done
