@@ -77,9 +77,10 @@ SOPS_ALWAYS_INLINE T max_lanes(vec_t<T, B> v) {
   return r;
 }
 
-// exp of x in [-103.97, 88.72] (the caller clamps): 2^n * p(r).
+// exp's argument reduction, x = n ln 2 + r with |r| <= ln 2 / 2: returns exp(r) (a
+// polynomial, within an ulp) and sets n.
 template <int B>
-SOPS_ALWAYS_INLINE vec_t<float, B> exp_in_range(vec_t<float, B> xc) {
+SOPS_ALWAYS_INLINE vec_t<float, B> exp_reduced(vec_t<float, B> xc, vec_t<int32_t, B>& n) {
   using V = vec_t<float, B>;
   using I = vec_t<int32_t, B>;
   // n = round(x / ln 2): adding 1.5 * 2^23 rounds to an integer held in the low mantissa
@@ -87,7 +88,7 @@ SOPS_ALWAYS_INLINE vec_t<float, B> exp_in_range(vec_t<float, B> xc) {
   const V shifter = splat<float, B>(12582912.0f);
   const V t = xc * 1.44269504088896341f + shifter;
   const V nf = t - shifter;
-  I n, shifter_bits;
+  I shifter_bits;
   std::memcpy(&n, &t, sizeof n);
   std::memcpy(&shifter_bits, &shifter, sizeof n);
   n -= shifter_bits;
@@ -98,7 +99,16 @@ SOPS_ALWAYS_INLINE vec_t<float, B> exp_in_range(vec_t<float, B> xc) {
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  p = p * (r * r) + r + 1.0f;
+  return p * (r * r) + r + 1.0f;
+}
+
+// exp of x in [-103.97, 88.72] (the caller clamps): 2^n * p(r).
+template <int B>
+SOPS_ALWAYS_INLINE vec_t<float, B> exp_in_range(vec_t<float, B> xc) {
+  using V = vec_t<float, B>;
+  using I = vec_t<int32_t, B>;
+  I n;
+  const V p = exp_reduced<B>(xc, n);
   // 2^n in two factors, so that n down to -150 (denormal results) stays exact.
   const I n1 = n >> 1;
   const I b1 = (n1 + 127) << 23;
@@ -123,14 +133,21 @@ SOPS_ALWAYS_INLINE vec_t<float, B> exp(vec_t<float, B> x) {
   return x != x ? x : result;  // NaN stays NaN
 }
 
-// exp of x <= 0 that is not NaN, e.g. x - max(row) in softmax when the row's maximum is
-// finite: no overflow or NaN to handle (-inf gives 0).
+// exp of x <= 0 that is not NaN (x - max(row) in softmax when the row's maximum is
+// finite: no overflow or NaN to handle), with results below FLT_MIN (x < ln FLT_MIN)
+// flushed to 0, as PyTorch's softmax kernels do: a softmax sum holds exp(m - m) = 1, to
+// which such terms add nothing in float. One scale factor where exp needs two.
 template <int B>
 SOPS_ALWAYS_INLINE vec_t<float, B> exp_nonpositive(vec_t<float, B> x) {
   using V = vec_t<float, B>;
-  const V lo = splat<float, B>(kExpMin);
-  const V result = exp_in_range<B>(x < lo ? lo : x);
-  return x < lo ? V{} : result;
+  using I = vec_t<int32_t, B>;
+  const V lo = splat<float, B>(-87.3365448f);  // ln FLT_MIN
+  I n;
+  const V p = exp_reduced<B>(x < lo ? lo : x, n);
+  const I bits = (n + 127) << 23;
+  V s;
+  std::memcpy(&s, &bits, sizeof bits);
+  return x < lo ? V{} : p * s;
 }
 
 template <int B>
@@ -143,6 +160,7 @@ template <int B>
 SOPS_ALWAYS_INLINE vec_t<double, B> exp_nonpositive(vec_t<double, B> x) {
   return exp<B>(x);
 }
+
 
 SOPS_ALWAYS_INLINE Vf exp(Vf x) { return exp<32>(x); }
 SOPS_ALWAYS_INLINE Vd exp(Vd x) { return exp<32>(x); }

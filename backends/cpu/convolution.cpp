@@ -91,44 +91,61 @@ void check_shape_forward(const Tensor& input, IntArrayRef w, const Tensor* bias,
   }
 }
 
-// Columns [j0, j0 + nj) of im2col's matrix (output positions j = oh * out_w + ow) into
-// cols [in_cg*K, nj]: a block that stays in L2 while the GEMM packs it, where the whole
-// matrix (7 MB for a 3x3 convolution of 64 channels at 56x56) would go through memory.
+// Columns [jb, je) of row p = (ic, kh, kw) of im2col's matrix into dst[0, je - jb): column
+// j = oh * out_w + ow holds the input element under tap (kh, kw) of output position
+// (oh, ow), 0 in the padding.
 template <typename T>
-void im2col_columns(const Conv2d& c, const T* x, T* cols, int64_t j0, int64_t nj) {
-  for (int64_t ic = 0; ic < c.in_cg(); ++ic) {
-    const T* plane = x + ic * c.in_h * c.in_w;
-    for (int64_t kh = 0; kh < c.kH; ++kh) {
-      for (int64_t kw = 0; kw < c.kW; ++kw) {
-        T* row = cols + ((ic * c.kH + kh) * c.kW + kw) * nj - j0;  // row[j]: position j
-        // The output columns whose input column is inside: ow in [lo, hi).
-        const int64_t off = kw * c.dW - c.pW;
-        int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
-        int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
-        hi = std::min(hi, c.out_w);
-        lo = std::min(lo, hi);
-        for (int64_t j = j0; j < j0 + nj;) {
-          const int64_t oh = j / c.out_w;
-          const int64_t ow0 = j - oh * c.out_w;
-          const int64_t ow1 = std::min(c.out_w, ow0 + (j0 + nj - j));
-          T* r = row + oh * c.out_w;  // r[ow]: position (oh, ow)
-          const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
-          if (ih < 0 || ih >= c.in_h) {
-            std::fill(r + ow0, r + ow1, T(0));
-          } else {
-            const T* src = plane + ih * c.in_w + off;
-            const int64_t a = std::clamp(lo, ow0, ow1), e = std::clamp(hi, a, ow1);
-            std::fill(r + ow0, r + a, T(0));
-            if (c.sW == 1) {
-              if (e > a) std::memcpy(r + a, src + a, static_cast<std::size_t>(e - a) * sizeof(T));
-            } else {
-              for (int64_t ow = a; ow < e; ++ow) r[ow] = src[ow * c.sW];
-            }
-            std::fill(r + e, r + ow1, T(0));
-          }
-          j += ow1 - ow0;
-        }
+void im2col_row(const Conv2d& c, const T* x, int64_t p, int64_t jb, int64_t je, T* dst) {
+  const int64_t K = c.kH * c.kW;
+  const int64_t kh = p % K / c.kW, kw = p % c.kW;
+  const T* plane = x + p / K * c.in_h * c.in_w;
+  // The output columns whose input column is inside: ow in [lo, hi).
+  const int64_t off = kw * c.dW - c.pW;
+  int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
+  int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
+  hi = std::min(hi, c.out_w);
+  lo = std::min(lo, hi);
+  for (int64_t j = jb; j < je;) {
+    const int64_t oh = j / c.out_w;
+    const int64_t ow0 = j - oh * c.out_w;
+    const int64_t ow1 = std::min(c.out_w, ow0 + (je - j));
+    T* r = dst + (j - jb) - ow0;  // r[ow]: position (oh, ow)
+    const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
+    if (ih < 0 || ih >= c.in_h) {
+      std::fill(r + ow0, r + ow1, T(0));
+    } else {
+      const T* src = plane + ih * c.in_w + off;
+      const int64_t a = std::clamp(lo, ow0, ow1), e = std::clamp(hi, a, ow1);
+      std::fill(r + ow0, r + a, T(0));
+      if (c.sW == 1) {
+        if (e > a) std::memcpy(r + a, src + a, static_cast<std::size_t>(e - a) * sizeof(T));
+      } else {
+        for (int64_t ow = a; ow < e; ++ow) r[ow] = src[ow * c.sW];
       }
+      std::fill(r + e, r + ow1, T(0));
+    }
+    j += ow1 - ow0;
+  }
+}
+
+// Rows [p0, p0 + kc) and columns [j0, j0 + nc) of im2col's matrix, packed as the GEMM
+// reads B (gemm.h's PackB): im2col's matrix (7 MB for a 3x3 convolution of 64 channels
+// at 56x56) never exists whole, nor is it written once and packed again. Each row is
+// made in a buffer that stays in L1, then cut into the panels.
+template <typename T>
+void im2col_pack(const Conv2d& c, const T* x, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+                 T* out) {
+  constexpr int64_t NR = sops::cpu::gemm_b_panel_width<T>();
+  const int64_t padded = (nc + NR - 1) / NR * NR;
+  thread_local std::vector<T> buffer;
+  if (static_cast<int64_t>(buffer.size()) < padded) buffer.resize(static_cast<std::size_t>(padded));
+  T* row = buffer.data();
+  std::fill(row + nc, row + padded, T(0));
+  for (int64_t p = p0; p < p0 + kc; ++p) {
+    im2col_row(c, x, p, j0, j0 + nc, row);
+    T* dst = out + (p - p0) * NR;
+    for (int64_t q = 0; q < padded; q += NR, dst += kc * NR) {
+      std::memcpy(dst, row + q, NR * sizeof(T));
     }
   }
 }
@@ -299,36 +316,31 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
   const int64_t in_hw = c.in_h * c.in_w, out_hw = c.out_h * c.out_w;
   const bool direct = !c.transposed && c.kH == 1 && c.kW == 1 && c.sH == 1 && c.sW == 1 &&
                       c.pH == 0 && c.pW == 0;
-  // Columns of im2col per block: about 1 MB of them, a multiple of 64.
-  const int64_t kk_rows = std::max<int64_t>(c.in_cg() * K, 1);
-  int64_t block = std::max<int64_t>(
-      64, (int64_t{1} << 20) / static_cast<int64_t>(sizeof(T)) / kk_rows / 64 * 64);
   // Work items: (image, group) pairs, and, when there are fewer of those than threads (one
-  // image: what mobile models run), their blocks of columns too, so that im2col and the
-  // product both split over the threads instead of only the product's few row tiles.
+  // image: what mobile models run), blocks of their output columns too, so that im2col
+  // and the product both split over the threads instead of only the product's few row
+  // tiles.
   const int64_t tasks = c.batch * G;
   const int64_t threads = get_num_threads();
-  if (!c.transposed && !direct && tasks < threads) {
-    const int64_t per_thread = (out_hw + threads - 1) / threads;
-    block = std::min(block, std::max<int64_t>(64, (per_thread + 63) / 64 * 64));
-  }
-  const int64_t blocks = c.transposed || direct ? 1 : (out_hw + block - 1) / block;
-  const int64_t cols_size =
-      c.transposed ? c.out_cg() * K * in_hw : c.in_cg() * K * std::min(block, out_hw);
   const bool split_blocks = !c.transposed && !direct && tasks < threads;
-  const int64_t items = split_blocks ? tasks * blocks : tasks;
+  const int64_t block =
+      split_blocks ? std::max<int64_t>(64, ((out_hw + threads - 1) / threads + 63) / 64 * 64)
+                   : out_hw;
+  const int64_t blocks = split_blocks ? (out_hw + block - 1) / block : 1;
+  const int64_t items = tasks * blocks;
   const int64_t grain = items >= threads ? 1 : items;
   parallel_for(0, items, grain, [&](int64_t begin, int64_t end) {
-    // Not value-initialized: im2col writes every element (zeros included).
-    std::unique_ptr<T[]> cols(direct ? nullptr : new T[static_cast<std::size_t>(cols_size)]);
+    // The transposed convolution's columns; not value-initialized: gemm writes them all.
+    std::unique_ptr<T[]> cols(
+        c.transposed ? new T[static_cast<std::size_t>(c.out_cg() * K * in_hw)] : nullptr);
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t t = split_blocks ? item / blocks : item;
+      const int64_t t = item / blocks;
       const int64_t n = t / G, g = t % G;
       const T* xg = x + (n * c.in_c + g * c.in_cg()) * in_hw;
       T* yg = y + (n * c.out_c + g * c.out_cg()) * out_hw;
       if (!c.transposed) {
-        // y_g (out_cg x out_hw) += w_g (out_cg x in_cg*K) @ cols (in_cg*K x out_hw),
-        // a block of columns at a time (im2col_columns).
+        // y_g (out_cg x out_hw) += w_g (out_cg x in_cg*K) @ im2col(x_g) (in_cg*K x out_hw),
+        // columns [j0, j0 + nj); im2col's matrix is made as the GEMM packs it.
         const int64_t kk = c.in_cg() * K;
         const T* wg = w + g * c.out_cg() * kk;
         if (direct) {
@@ -336,15 +348,13 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
                              {yg, out_hw, 1});
           continue;
         }
-        const int64_t b_begin = split_blocks ? item % blocks : 0;
-        const int64_t b_end = split_blocks ? b_begin + 1 : blocks;
-        for (int64_t b = b_begin; b < b_end; ++b) {
-          const int64_t j0 = b * block;
-          const int64_t nj = std::min(block, out_hw - j0);
-          im2col_columns(c, xg, cols.get(), j0, nj);
-          sops::cpu::gemm<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, {cols.get(), nj, 1}, T(1),
-                             {yg + j0, out_hw, 1});
-        }
+        const int64_t j0 = item % blocks * block;
+        const int64_t nj = std::min(block, out_hw - j0);
+        auto pack = [&](int64_t p0, int64_t kc, int64_t jb, int64_t nc, T* out) {
+          im2col_pack(c, xg, p0, kc, j0 + jb, nc, out);
+        };
+        sops::cpu::gemm_packing_b<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, pack, T(1),
+                                     {yg + j0, out_hw, 1});
       } else {
         // cols (out_cg*K x in_hw) = w_g^T (w_g: in_cg x out_cg*K) @ x_g (in_cg x in_hw)
         const int64_t mk = c.out_cg() * K;

@@ -49,16 +49,23 @@ struct Blocking {
   static constexpr int64_t kNC = 512;
 };
 
+// The MR x NR accumulators of one tile: sum over p < kc of A's packed column p times B's
+// packed row p.
 template <typename T>
-SOPS_ALWAYS_INLINE void micro_kernel(int64_t kc, const T* ap, const T* bp, T* tile) {
+struct Accumulators {
+  typename Vec32<T>::type c[Blocking<T>::kMR][Blocking<T>::kNV];
+};
+
+template <typename T>
+SOPS_ALWAYS_INLINE Accumulators<T> micro_kernel(int64_t kc, const T* ap, const T* bp) {
   using B = Blocking<T>;
   using V = typename Vec32<T>::type;
   constexpr int W = Vec32<T>::kLanes;
-  V c[B::kMR][B::kNV];
+  Accumulators<T> acc;
 #pragma GCC unroll 8
   for (int i = 0; i < B::kMR; ++i) {
 #pragma GCC unroll 4
-    for (int v = 0; v < B::kNV; ++v) c[i][v] = V{} ;
+    for (int v = 0; v < B::kNV; ++v) acc.c[i][v] = V{};
   }
   for (int64_t p = 0; p < kc; ++p) {
     V b[B::kNV];
@@ -68,13 +75,34 @@ SOPS_ALWAYS_INLINE void micro_kernel(int64_t kc, const T* ap, const T* bp, T* ti
     for (int i = 0; i < B::kMR; ++i) {
       const V a = vec::splat<T, 32>(ap[p * B::kMR + i]);
 #pragma GCC unroll 4
-      for (int v = 0; v < B::kNV; ++v) c[i][v] += a * b[v];
+      for (int v = 0; v < B::kNV; ++v) acc.c[i][v] += a * b[v];
     }
   }
+  return acc;
+}
+
+// A whole tile of C with unit column stride: C = alpha * acc + beta * C straight from the
+// registers (beta == 0: C not read). With a short k (convolution's 144 = 16 x 3 x 3) the
+// round trip through a tile buffer and scalar updates cost a tenth of the time.
+template <typename T>
+SOPS_ALWAYS_INLINE void store_tile(const Accumulators<T>& acc, T alpha, T beta, T* c,
+                                   int64_t row_stride) {
+  using B = Blocking<T>;
+  using V = typename Vec32<T>::type;
+  constexpr int W = Vec32<T>::kLanes;
 #pragma GCC unroll 8
   for (int i = 0; i < B::kMR; ++i) {
 #pragma GCC unroll 4
-    for (int v = 0; v < B::kNV; ++v) std::memcpy(tile + i * B::kNR + v * W, &c[i][v], sizeof(V));
+    for (int v = 0; v < B::kNV; ++v) {
+      T* out = c + i * row_stride + v * W;
+      V o = acc.c[i][v] * alpha;
+      if (beta != T(0)) {
+        V prev;
+        std::memcpy(&prev, out, sizeof(V));
+        o += beta * prev;
+      }
+      std::memcpy(out, &o, sizeof(V));
+    }
   }
 }
 
@@ -111,7 +139,13 @@ SOPS_ALWAYS_INLINE void macro_kernel_body(int64_t mc, int64_t nc, int64_t kc, co
     const int nr = static_cast<int>(std::min<int64_t>(B::kNR, nc - j));
     for (int64_t i = 0; i < mc; i += B::kMR) {
       const int mr = static_cast<int>(std::min<int64_t>(B::kMR, mc - i));
-      micro_kernel<T>(kc, ap + i * kc, bp + j * kc, tile);
+      const Accumulators<T> acc = micro_kernel<T>(kc, ap + i * kc, bp + j * kc);
+      if (mr == B::kMR && nr == B::kNR && c.col_stride == 1) {
+        store_tile<T>(acc, alpha, beta, c.data + i * c.row_stride + j, c.row_stride);
+        continue;
+      }
+      static_assert(sizeof(Accumulators<T>) == sizeof tile, "a tile is MR rows of NR");
+      std::memcpy(tile, &acc, sizeof tile);
       update_tile<T>(tile, mr, nr, alpha, beta,
                      MatrixArg<T>{c.data + i * c.row_stride + j * c.col_stride, c.row_stride,
                                   c.col_stride});
@@ -245,30 +279,23 @@ void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64
   }
 }
 
-}  // namespace
-
+// C = beta * C, for a product with nothing to add (k == 0 or alpha == 0).
 template <typename T>
-void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, MatrixArg<const T> b,
-          T beta, MatrixArg<T> c) {
-  using B = Blocking<T>;
-  if (m <= 0 || n <= 0) return;
-  if (k <= 0 || alpha == T(0)) {
-    // C = beta * C only.
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        T& out = c.data[i * c.row_stride + j * c.col_stride];
-        out = beta == T(0) ? T(0) : beta * out;
-      }
+void scale_c(int64_t m, int64_t n, T beta, MatrixArg<T> c) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      T& out = c.data[i * c.row_stride + j * c.col_stride];
+      out = beta == T(0) ? T(0) : beta * out;
     }
-    return;
   }
-  // Few rows, or a B small enough to stay in L1/L2 while every row of C reads it: no
-  // packing (measured faster on both sides of these limits; bench/kernels_bench).
-  const bool unpacked =
-      m <= 4 || (m <= 32 && k * n * static_cast<int64_t>(sizeof(T)) <= (int64_t{64} << 10));
-  if (unpacked && b.col_stride == 1 && c.col_stride == 1) {
-    return few_rows(m, n, k, alpha, a, b, beta, c);
-  }
+}
+
+// The blocked product, B's columns [b_col0, b_col0 + n) packed by `pack`.
+template <typename T>
+void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, PackB<T> pack,
+                 int64_t b_col0, T beta, MatrixArg<T> c) {
+  using B = Blocking<T>;
+  static_assert(B::kNR == gemm_b_panel_width<T>());
   // Split rows over the threads in whole MR tiles, when there is enough work.
   const int64_t tiles = (m + B::kMR - 1) / B::kMR;
   const bool parallel = m * n * k >= (int64_t{1} << 18);
@@ -283,8 +310,8 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, Matrix
     parallel_for(0, panels, 1, [&](int64_t q0, int64_t q1) {
       const int64_t j0 = q0 * B::kNR;
       const int64_t j1 = std::min(n, q1 * B::kNR);
-      gemm<T>(m, j1 - j0, k, alpha, a, {b.data + j0 * b.col_stride, b.row_stride, b.col_stride},
-              beta, {c.data + j0 * c.col_stride, c.row_stride, c.col_stride});
+      gemm_packed<T>(m, j1 - j0, k, alpha, a, pack, b_col0 + j0, beta,
+                     {c.data + j0 * c.col_stride, c.row_stride, c.col_stride});
     });
     return;
   }
@@ -297,18 +324,15 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, Matrix
       T* bp = scratch(b_buffer, nc_padded * kc);
       // Packed in parallel too (whole NR panels each): serial, it was a third of a
       // [64,512] @ [512,512] addmm on 2 threads.
-      auto pack = [&](int64_t q0, int64_t q1) {
+      auto pack_panels = [&](int64_t q0, int64_t q1) {
         const int64_t j = q0 * B::kNR;
-        pack_b<T>(kc, std::min(nc, q1 * B::kNR) - j,
-                  MatrixArg<const T>{b.data + p0 * b.row_stride + (j0 + j) * b.col_stride,
-                                     b.row_stride, b.col_stride},
-                  bp + j * kc);
+        pack(p0, kc, b_col0 + j0 + j, std::min(nc, q1 * B::kNR) - j, bp + j * kc);
       };
       const int64_t panels = nc_padded / B::kNR;
       if (parallel) {
-        parallel_for(0, panels, 1, pack);
+        parallel_for(0, panels, 1, pack_panels);
       } else {
-        pack(0, panels);
+        pack_panels(0, panels);
       }
       const T block_beta = p0 == 0 ? beta : T(1);
       auto rows = [&](int64_t t_begin, int64_t t_end) {
@@ -324,9 +348,43 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, Matrix
   }
 }
 
+}  // namespace
+
+template <typename T>
+void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, MatrixArg<const T> b,
+          T beta, MatrixArg<T> c) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0 || alpha == T(0)) return scale_c(m, n, beta, c);
+  // Few rows, or a B small enough to stay in L1/L2 while every row of C reads it: no
+  // packing (measured faster on both sides of these limits; bench/kernels_bench).
+  const bool unpacked =
+      m <= 4 || (m <= 32 && k * n * static_cast<int64_t>(sizeof(T)) <= (int64_t{64} << 10));
+  if (unpacked && b.col_stride == 1 && c.col_stride == 1) {
+    return few_rows(m, n, k, alpha, a, b, beta, c);
+  }
+  auto pack = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, T* out) {
+    pack_b<T>(kc, nc, {b.data + p0 * b.row_stride + j0 * b.col_stride, b.row_stride, b.col_stride},
+              out);
+  };
+  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c);
+}
+
+template <typename T>
+void gemm_packing_b(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, PackB<T> pack,
+                    T beta, MatrixArg<T> c) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0 || alpha == T(0)) return scale_c(m, n, beta, c);
+  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c);
+}
+
 template void gemm<float>(int64_t, int64_t, int64_t, float, MatrixArg<const float>,
                           MatrixArg<const float>, float, MatrixArg<float>);
 template void gemm<double>(int64_t, int64_t, int64_t, double, MatrixArg<const double>,
                            MatrixArg<const double>, double, MatrixArg<double>);
+
+template void gemm_packing_b<float>(int64_t, int64_t, int64_t, float, MatrixArg<const float>,
+                                    PackB<float>, float, MatrixArg<float>);
+template void gemm_packing_b<double>(int64_t, int64_t, int64_t, double, MatrixArg<const double>,
+                                     PackB<double>, double, MatrixArg<double>);
 
 }  // namespace sops::cpu

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "runtime/function_ref.h"
+
 namespace sops::cpu {
 
 template <typename T>
@@ -24,9 +26,31 @@ template <typename T>
 void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, MatrixArg<const T> b,
           T beta, MatrixArg<T> c);
 
+// The same product where B is not a matrix in memory but made while it is packed
+// (convolution's im2col): pack(p0, kc, j0, nc, out) writes rows [p0, p0 + kc) and columns
+// [j0, j0 + nc) of B into out as gemm_b_panel_width<T>() wide panels, each kc rows of
+// that many contiguous elements (zero past column j0 + nc).
+template <typename T>
+using PackB = FunctionRef<void(int64_t p0, int64_t kc, int64_t j0, int64_t nc, T* out)>;
+
+template <typename T>
+void gemm_packing_b(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, PackB<T> pack,
+                    T beta, MatrixArg<T> c);
+
+template <typename T>
+constexpr int gemm_b_panel_width() {
+  return 64 / static_cast<int>(sizeof(T));  // two AVX2 vectors (Blocking<T>::kNR)
+}
+
 extern template void gemm<float>(int64_t, int64_t, int64_t, float, MatrixArg<const float>,
                                  MatrixArg<const float>, float, MatrixArg<float>);
 extern template void gemm<double>(int64_t, int64_t, int64_t, double, MatrixArg<const double>,
                                   MatrixArg<const double>, double, MatrixArg<double>);
+extern template void gemm_packing_b<float>(int64_t, int64_t, int64_t, float,
+                                           MatrixArg<const float>, PackB<float>, float,
+                                           MatrixArg<float>);
+extern template void gemm_packing_b<double>(int64_t, int64_t, int64_t, double,
+                                            MatrixArg<const double>, PackB<double>, double,
+                                            MatrixArg<double>);
 
 }  // namespace sops::cpu

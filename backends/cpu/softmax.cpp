@@ -37,7 +37,6 @@ SOPS_ALWAYS_INLINE T row_max(const T* x, int64_t n) {
   return r;
 }
 
-// y[j] = exp(x[j] - m) (stored when Store); returns their sum (two vector sums).
 // exp of x - m; kFiniteMax: m is a finite maximum of x, so x - m <= 0 and is no NaN
 // (the cheaper exp). A function, not a lambda: a lambda's body would not take the AVX2
 // target of the clone it is written in, and vectors cannot cross that boundary.
@@ -50,7 +49,8 @@ SOPS_ALWAYS_INLINE vec_t<T, B> vexp(vec_t<T, B> v) {
   }
 }
 
-template <typename T, int B, bool Store, bool kFiniteMax = false>
+// y[j] = exp(x[j] - m) (stored when Store); returns their sum (two vector sums).
+template <typename T, int B, bool Store, bool kFiniteMax>
 SOPS_ALWAYS_INLINE T exp_sum(const T* x, T* y, int64_t n, T m) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   const vec_t<T, B> mv = vec::splat<T, B>(m);
@@ -98,13 +98,15 @@ SOPS_ALWAYS_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t
     T* y = out + r * n;
     const T m = row_max<T, B>(x, n);
     if constexpr (Log) {
-      const T sum = std::isfinite(m) ? exp_sum<T, B, false, true>(x, nullptr, n, m)
-                                     : exp_sum<T, B, false>(x, nullptr, n, m);
+      const T sum = std::isfinite(m)
+                        ? exp_sum<T, B, false, true>(x, nullptr, n, m)
+                        : exp_sum<T, B, false, false>(x, nullptr, n, m);
       const T shift = m + std::log(sum);
       axpb<T, B>(x, y, n, T(1), -shift);
     } else {
-      const T scale = T(1) / (std::isfinite(m) ? exp_sum<T, B, true, true>(x, y, n, m)
-                                               : exp_sum<T, B, true>(x, y, n, m));
+      const T scale =
+          T(1) / (std::isfinite(m) ? exp_sum<T, B, true, true>(x, y, n, m)
+                                   : exp_sum<T, B, true, false>(x, y, n, m));
       axpb<T, B>(y, y, n, scale, T(0));
     }
   }
