@@ -51,7 +51,7 @@ in_root() {
   local target=$1
   shift
   unshare --mount --propagation private -- \
-    bash "$provision_dir/enter.sh" "$target" "" "" / -- "$@"
+    bash "$provision_dir/enter.sh" "$target" "" / -- "$@"
 }
 
 ensure_debootstrap() {
@@ -70,18 +70,33 @@ write_module() {  # write_module DIR NAME BUILD_CONTENT
   printf '%s' "$3" >"$1/BUILD.bazel"
 }
 
+readonly OFFLINE_BAZEL_MODULES=/usr/share/structured_ops/modules
+readonly OFFLINE_BAZEL_REGISTRY=/usr/share/structured_ops/registry
+
+# The root's system bazelrc: what every workspace built with the offline Bazel gets
+# first (a workspace's own .bazelrc, read after it, may say otherwise).
+offline_bazelrc() {
+  local name
+  echo "# Written by structured_ops' tools/bazel: offline module overrides and the CUDA hand-off."
+  for name in "${OFFLINE_BAZEL_EMPTY_MODULES[@]}" zlib; do
+    echo "common --override_module=$name=$OFFLINE_BAZEL_MODULES/$name"
+  done
+  echo "common --registry=file://$OFFLINE_BAZEL_REGISTRY"
+  echo "common --repo_env=STRUCTURED_OPS_NVCC=/usr/local/bin/host-nvcc"
+  echo "# No WORKSPACE file: its implicit dependencies would be fetched from the network."
+  echo "common --noenable_workspace"
+}
+
+# Settings, not packages: a root keeps its recipe but gets this script's bazelrc.
+update_bazelrc() {
+  local rc="$1/etc/bazel.bazelrc"
+  [[ "$(cat "$rc" 2>/dev/null)" == "$(offline_bazelrc)" ]] || offline_bazelrc >"$rc"
+}
+
 configure_bazel() {
-  local target=$1 modules=/usr/share/structured_ops/modules name version
-  local registry=/usr/share/structured_ops/registry
-  local rc="$target/etc/bazel.bazelrc"
-  {
-    echo "# Written by structured_ops' tools/bazel: offline module overrides and the CUDA hand-off."
-    for name in "${OFFLINE_BAZEL_EMPTY_MODULES[@]}" zlib; do
-      echo "common --override_module=$name=$modules/$name"
-    done
-    echo "common --registry=file://$registry"
-    echo "common --repo_env=STRUCTURED_OPS_NVCC=/usr/local/bin/host-nvcc"
-  } >"$rc"
+  local target=$1 modules=$OFFLINE_BAZEL_MODULES name
+  local registry=$OFFLINE_BAZEL_REGISTRY
+  update_bazelrc "$target"
   for name in "${OFFLINE_BAZEL_EMPTY_MODULES[@]}"; do
     write_module "$target$modules/$name" "$name" ""
   done
@@ -157,7 +172,29 @@ provision() {
   say "offline Bazel ready: $(grep -m1 "^bazel " "$log" || true)"
 }
 
-# offline_bazel_main WORKSPACE ARGS...
+# The directories a workspace's build reads besides itself: the paths of its
+# local_path_override()s (MODULE.bazel) and of the --override_module=NAME=PATH options
+# on the command line and in its .bazelrc, relative ones resolved against the
+# workspace; one absolute path per line, those that exist.
+override_paths() {
+  local workspace=$1 path
+  shift
+  {
+    if [[ -f "$workspace/MODULE.bazel" ]]; then
+      tr '\n' ' ' <"$workspace/MODULE.bazel" | grep -o 'local_path_override *([^)]*)' \
+        | sed -n 's/.*[( ,]path *= *"\([^"]*\)".*/\1/p' || true
+    fi
+    { printf '%s\n' "$@"; cat "$workspace/.bazelrc" 2>/dev/null || true; } \
+      | grep -o -- '--override_module=[^= ]*=[^ ]*' | sed 's/^--override_module=[^=]*=//' || true
+  } | while IFS= read -r path; do
+    path=${path//%workspace%/$workspace}
+    [[ "$path" == /* ]] || path="$workspace/$path"
+    if [[ -d "$path" ]]; then (cd "$path" && pwd -P); fi
+  done | sort -u
+}
+
+# offline_bazel_main WORKSPACE ARGS...: Bazel in WORKSPACE (the current directory when it
+# lies inside), with WORKSPACE and the module paths it overrides visible inside the root.
 offline_bazel_main() {
   local workspace=$1 cwd
   shift
@@ -184,10 +221,12 @@ offline_bazel_main() {
   # Bazel finds the workspace from the working directory; outside it, use the workspace.
   cwd=$(pwd -P)
   [[ "$cwd" == "$workspace" || "$cwd" == "$workspace"/* ]] || cwd=$workspace
-  local holder
+  update_bazelrc "$root"
+  local holder dirs
+  mapfile -t dirs < <(override_paths "$workspace" "$@")
   holder=$(namespace_holder)
   exec nsenter --target "$holder" --mount -- \
-    bash "$provision_dir/enter.sh" "$root" "$workspace" "$output_root" "$cwd" -- \
+    bash "$provision_dir/enter.sh" "$root" "$output_root" "$cwd" "$workspace" "${dirs[@]}" -- \
     bazel --output_user_root="$output_root" "$@"
 }
 
