@@ -39,8 +39,7 @@ class Cursor {
   // Without the "damaged" hint (for what a good file can break, such as its version).
   template <typename... Args>
   [[noreturn]] void fail_plain(std::size_t offset, const Args&... args) const {
-    throw ModelError(
-        sops::detail::str(model_.source, ": byte ", offset, ": ", sops::detail::as_streamed(args)...));
+    throw ModelError(sops::detail::str(model_.source, ": byte ", offset, ": ", args...));
   }
 
   void need(std::size_t n, const char* what) const {

@@ -67,8 +67,8 @@ decltype(auto) call_with_operator(std::string_view op, F&& f) {
 namespace detail {
 
 // A string literal is streamed as a const char*: messages that differ only in the
-// lengths of their literals share one instantiation of the code that streams them (in
-// the size-optimized lite runtime, a tenth of what is left of its I/O code).
+// lengths of their literals share one instantiation of the code that streams them
+// (--config=mobile's lite runtime: 79 such instantiations became 35, 3 KB of text).
 template <typename T>
 const T& as_streamed(const T& value) {
   return value;
