@@ -279,15 +279,19 @@ void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64
   }
 }
 
-// C = beta * C, for a product with nothing to add (k == 0 or alpha == 0).
+// A product with nothing to multiply (no C, k == 0 or alpha == 0) is C = beta * C:
+// done here, and true returned.
 template <typename T>
-void scale_c(int64_t m, int64_t n, T beta, MatrixArg<T> c) {
+bool trivial_product(int64_t m, int64_t n, int64_t k, T alpha, T beta, MatrixArg<T> c) {
+  if (m <= 0 || n <= 0) return true;
+  if (k > 0 && alpha != T(0)) return false;
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       T& out = c.data[i * c.row_stride + j * c.col_stride];
       out = beta == T(0) ? T(0) : beta * out;
     }
   }
+  return true;
 }
 
 // The blocked product, B's columns [b_col0, b_col0 + n) packed by `pack`.
@@ -351,10 +355,16 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
 }  // namespace
 
 template <typename T>
+void gemm_packing_b(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, PackB<T> pack,
+                    T beta, MatrixArg<T> c) {
+  if (trivial_product(m, n, k, alpha, beta, c)) return;
+  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c);
+}
+
+template <typename T>
 void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, MatrixArg<const T> b,
           T beta, MatrixArg<T> c) {
-  if (m <= 0 || n <= 0) return;
-  if (k <= 0 || alpha == T(0)) return scale_c(m, n, beta, c);
+  if (trivial_product(m, n, k, alpha, beta, c)) return;
   // Few rows, or a B small enough to stay in L1/L2 while every row of C reads it: no
   // packing (measured faster on both sides of these limits; bench/kernels_bench).
   const bool unpacked =
@@ -366,14 +376,6 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, Matrix
     pack_b<T>(kc, nc, {b.data + p0 * b.row_stride + j0 * b.col_stride, b.row_stride, b.col_stride},
               out);
   };
-  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c);
-}
-
-template <typename T>
-void gemm_packing_b(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, PackB<T> pack,
-                    T beta, MatrixArg<T> c) {
-  if (m <= 0 || n <= 0) return;
-  if (k <= 0 || alpha == T(0)) return scale_c(m, n, beta, c);
   gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c);
 }
 

@@ -175,15 +175,13 @@ provision() {
 # The directories a workspace's build reads besides itself: the paths of its
 # local_path_override()s (MODULE.bazel) and of the --override_module=NAME=PATH options
 # on the command line and in its .bazelrc, relative ones resolved against the
-# workspace; one absolute path per line, those that exist.
+# workspace; one absolute path per line, those that exist. (local_path_overrides is
+# tools/bazel's, which sources this file.)
 override_paths() {
   local workspace=$1 path
   shift
   {
-    if [[ -f "$workspace/MODULE.bazel" ]]; then
-      tr '\n' ' ' <"$workspace/MODULE.bazel" | grep -o 'local_path_override *([^)]*)' \
-        | sed -n 's/.*[( ,]path *= *"\([^"]*\)".*/\1/p' || true
-    fi
+    local_path_overrides "$workspace/MODULE.bazel" | cut -d ' ' -f 2-
     { printf '%s\n' "$@"; cat "$workspace/.bazelrc" 2>/dev/null || true; } \
       | grep -o -- '--override_module=[^= ]*=[^ ]*' | sed 's/^--override_module=[^=]*=//' || true
   } | while IFS= read -r path; do
