@@ -91,61 +91,72 @@ void check_shape_forward(const Tensor& input, IntArrayRef w, const Tensor* bias,
   }
 }
 
-// Columns [jb, je) of row p = (ic, kh, kw) of im2col's matrix into dst[0, je - jb): column
-// j = oh * out_w + ow holds the input element under tap (kh, kw) of output position
-// (oh, ow), 0 in the padding.
+// The input of one (image, group) as im2col reads it: the planes with their zero padding
+// around them, so that element (p, j) of im2col's matrix, row p = (ic, kh, kw) and
+// column j = (oh, ow), is data[row_offset(p) + column_offset(j)] with no bounds check,
+// for any stride and dilation.
 template <typename T>
-void im2col_row(const Conv2d& c, const T* x, int64_t p, int64_t jb, int64_t je, T* dst) {
-  const int64_t K = c.kH * c.kW;
-  const int64_t kh = p % K / c.kW, kw = p % c.kW;
-  const T* plane = x + p / K * c.in_h * c.in_w;
-  // The output columns whose input column is inside: ow in [lo, hi).
-  const int64_t off = kw * c.dW - c.pW;
-  int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
-  int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
-  hi = std::min(hi, c.out_w);
-  lo = std::min(lo, hi);
-  for (int64_t j = jb; j < je;) {
-    const int64_t oh = j / c.out_w;
-    const int64_t ow0 = j - oh * c.out_w;
-    const int64_t ow1 = std::min(c.out_w, ow0 + (je - j));
-    T* r = dst + (j - jb) - ow0;  // r[ow]: position (oh, ow)
-    const int64_t ih = oh * c.sH - c.pH + kh * c.dH;
-    if (ih < 0 || ih >= c.in_h) {
-      std::fill(r + ow0, r + ow1, T(0));
-    } else {
-      const T* src = plane + ih * c.in_w + off;
-      const int64_t a = std::clamp(lo, ow0, ow1), e = std::clamp(hi, a, ow1);
-      std::fill(r + ow0, r + a, T(0));
-      if (c.sW == 1) {
-        if (e > a) std::memcpy(r + a, src + a, static_cast<std::size_t>(e - a) * sizeof(T));
-      } else {
-        for (int64_t ow = a; ow < e; ++ow) r[ow] = src[ow * c.sW];
-      }
-      std::fill(r + e, r + ow1, T(0));
+struct PaddedInput {
+  const T* data;
+  int64_t plane;  // elements per padded plane: (in_h + 2 pH) * row
+  int64_t row;    // elements per padded row: in_w + 2 pW
+
+  int64_t row_offset(const Conv2d& c, int64_t p) const {
+    const int64_t K = c.kH * c.kW;
+    return p / K * plane + (p % K / c.kW) * c.dH * row + p % c.kW * c.dW;
+  }
+  int64_t column_offset(const Conv2d& c, int64_t j) const {
+    return j / c.out_w * c.sH * row + j % c.out_w * c.sW;
+  }
+};
+
+// Planes [begin, end) of x (contiguous [*, in_h, in_w]) into out, each with pH zero rows
+// above and below and pW zero columns left and right.
+template <typename T>
+void pad_planes(const Conv2d& c, const T* x, int64_t begin, int64_t end, T* out) {
+  const int64_t pw = c.in_w + 2 * c.pW, ph = c.in_h + 2 * c.pH;
+  for (int64_t q = begin; q < end; ++q) {
+    const T* src = x + q * c.in_h * c.in_w;
+    T* dst = out + q * ph * pw;
+    std::fill(dst, dst + c.pH * pw, T(0));
+    for (int64_t ih = 0; ih < c.in_h; ++ih) {
+      T* r = dst + (ih + c.pH) * pw;
+      std::fill(r, r + c.pW, T(0));
+      std::memcpy(r + c.pW, src + ih * c.in_w, static_cast<std::size_t>(c.in_w) * sizeof(T));
+      std::fill(r + c.pW + c.in_w, r + pw, T(0));
     }
-    j += ow1 - ow0;
+    std::fill(dst + (c.in_h + c.pH) * pw, dst + ph * pw, T(0));
   }
 }
 
 // Rows [p0, p0 + kc) and columns [j0, j0 + nc) of im2col's matrix, packed as the GEMM
 // reads B (gemm.h's PackB): im2col's matrix (7 MB for a 3x3 convolution of 64 channels
-// at 56x56) never exists whole, nor is it written once and packed again. Each row is
-// made in a buffer that stays in L1, then cut into the panels.
+// at 56x56) never exists whole. A panel's columns that lie in one output row are one
+// contiguous run of the padded input when the stride is 1 (a 16-element copy); the
+// others are gathered through their column offsets.
 template <typename T>
-void im2col_pack(const Conv2d& c, const T* x, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
-                 T* out) {
+void im2col_pack(const Conv2d& c, const PaddedInput<T>& x, int64_t p0, int64_t kc, int64_t j0,
+                 int64_t nc, T* out) {
   constexpr int64_t NR = sops::cpu::gemm_b_panel_width<T>();
-  const int64_t padded = (nc + NR - 1) / NR * NR;
-  thread_local std::vector<T> buffer;
-  if (static_cast<int64_t>(buffer.size()) < padded) buffer.resize(static_cast<std::size_t>(padded));
-  T* row = buffer.data();
-  std::fill(row + nc, row + padded, T(0));
-  for (int64_t p = p0; p < p0 + kc; ++p) {
-    im2col_row(c, x, p, j0, j0 + nc, row);
-    T* dst = out + (p - p0) * NR;
-    for (int64_t q = 0; q < padded; q += NR, dst += kc * NR) {
-      std::memcpy(dst, row + q, NR * sizeof(T));
+  thread_local std::vector<int64_t> rows, columns;
+  rows.resize(static_cast<std::size_t>(kc));
+  columns.resize(static_cast<std::size_t>(nc));
+  for (int64_t p = 0; p < kc; ++p) rows[p] = x.row_offset(c, p0 + p);
+  for (int64_t j = 0; j < nc; ++j) columns[j] = x.column_offset(c, j0 + j);
+  // Panel by panel, so that the writes run through memory in order.
+  for (int64_t q = 0; q < nc; q += NR, out += kc * NR) {
+    const int64_t* col = columns.data() + q;
+    const int64_t nr = std::min(NR, nc - q);
+    if (nr == NR && col[NR - 1] - col[0] == NR - 1) {  // offsets rise: a contiguous run
+      const T* src = x.data + col[0];
+      for (int64_t p = 0; p < kc; ++p) std::memcpy(out + p * NR, src + rows[p], NR * sizeof(T));
+      continue;
+    }
+    for (int64_t p = 0; p < kc; ++p) {
+      const T* src = x.data + rows[p];
+      T* dst = out + p * NR;
+      for (int64_t i = 0; i < nr; ++i) dst[i] = src[col[i]];
+      for (int64_t i = nr; i < NR; ++i) dst[i] = T(0);
     }
   }
 }
@@ -322,13 +333,27 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
   // tiles.
   const int64_t tasks = c.batch * G;
   const int64_t threads = get_num_threads();
-  const bool split_blocks = !c.transposed && !direct && tasks < threads;
+  const bool im2col = !c.transposed && !direct;
+  const bool split_blocks = im2col && tasks < threads;
   const int64_t block =
       split_blocks ? std::max<int64_t>(64, ((out_hw + threads - 1) / threads + 63) / 64 * 64)
                    : out_hw;
   const int64_t blocks = split_blocks ? (out_hw + block - 1) / block : 1;
   const int64_t items = tasks * blocks;
   const int64_t grain = items >= threads ? 1 : items;
+  // im2col reads the input with its padding made once, up front, planes in parallel
+  // (one at a time when the product itself is split: for one small image the padding,
+  // serial, took the time the split saved).
+  const bool pad = im2col && (c.pH > 0 || c.pW > 0);
+  const int64_t padded_hw = (c.in_h + 2 * c.pH) * (c.in_w + 2 * c.pW);
+  std::unique_ptr<T[]> padded(
+      pad ? new T[static_cast<std::size_t>(c.batch * c.in_c * padded_hw)] : nullptr);
+  if (pad) {
+    const int64_t pad_grain = split_blocks ? 1 : std::max<int64_t>(1, kGrainSize / padded_hw);
+    parallel_for(0, c.batch * c.in_c, pad_grain, [&](int64_t begin, int64_t end) {
+      pad_planes(c, x, begin, end, padded.get());
+    });
+  }
   parallel_for(0, items, grain, [&](int64_t begin, int64_t end) {
     // The transposed convolution's columns; not value-initialized: gemm writes them all.
     std::unique_ptr<T[]> cols(
@@ -350,8 +375,11 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
         }
         const int64_t j0 = item % blocks * block;
         const int64_t nj = std::min(block, out_hw - j0);
+        const int64_t first_plane = n * c.in_c + g * c.in_cg();
+        const PaddedInput<T> xp{pad ? padded.get() + first_plane * padded_hw : xg,
+                                pad ? padded_hw : in_hw, c.in_w + 2 * c.pW};
         auto pack = [&](int64_t p0, int64_t kc, int64_t jb, int64_t nc, T* out) {
-          im2col_pack(c, xg, p0, kc, j0 + jb, nc, out);
+          im2col_pack(c, xp, p0, kc, j0 + jb, nc, out);
         };
         sops::cpu::gemm_packing_b<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, pack, T(1),
                                      {yg + j0, out_hw, 1});

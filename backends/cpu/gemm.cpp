@@ -216,6 +216,12 @@ SOPS_ALWAYS_INLINE void few_rows_body(int64_t m, int64_t n, int64_t k, T alpha,
 SOPS_CPU_CLONES_WITH(macro_kernel, macro_kernel_body, SOPS_GEMM_BASE, SOPS_GEMM_AVX2)
 SOPS_CPU_CLONES_WITH(few_rows, few_rows_body, SOPS_GEMM_BASE, SOPS_GEMM_AVX2)
 
+// The block of m starting at row i and column j.
+template <typename T>
+MatrixArg<T> block_of(MatrixArg<T> m, int64_t i, int64_t j) {
+  return {m.data + i * m.row_stride + j * m.col_stride, m.row_stride, m.col_stride};
+}
+
 // A[0:mc, 0:kc] into panels of MR rows: panel r holds, for each p, rows r*MR.. of
 // column p (zero past row mc).
 template <typename T>
@@ -269,13 +275,8 @@ void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64
   T* ap = scratch(a_buffer, B::kMC * B::kKC);
   for (int64_t i0 = row_begin; i0 < row_end; i0 += B::kMC) {
     const int64_t mc = std::min<int64_t>(B::kMC, row_end - i0);
-    pack_a<T>(mc, kc,
-              MatrixArg<const T>{a.data + i0 * a.row_stride + p0 * a.col_stride, a.row_stride,
-                                 a.col_stride},
-              ap);
-    macro_kernel(mc, nc, kc, static_cast<const T*>(ap), bp, alpha, beta,
-                    MatrixArg<T>{c.data + i0 * c.row_stride + j0 * c.col_stride, c.row_stride,
-                                 c.col_stride});
+    pack_a<T>(mc, kc, block_of(a, i0, p0), ap);
+    macro_kernel(mc, nc, kc, static_cast<const T*>(ap), bp, alpha, beta, block_of(c, i0, j0));
   }
 }
 
@@ -302,24 +303,31 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
   static_assert(B::kNR == gemm_b_panel_width<T>());
   // Split rows over the threads in whole MR tiles, when there is enough work.
   const int64_t tiles = (m + B::kMR - 1) / B::kMR;
-  const bool parallel = m * n * k >= (int64_t{1} << 18);
+  const int64_t threads = get_num_threads();
+  const bool parallel =
+      m * n * k >= (int64_t{1} << 18) && threads > 1 && !in_parallel_region();
   // A product at least as wide as it is tall splits its columns instead: each thread
   // packs and reads only its part of B, where a split of the rows has every thread
   // stream all of B (measured at 2 threads: [64,512] @ [512,512] 0.4-0.7x libtorch
   // with rows, 0.93x with columns; 512^3 0.88x and 1.0x).
-  const int64_t threads = get_num_threads();
-  if (parallel && threads > 1 && !in_parallel_region() && m <= n &&
-      n >= 2 * B::kNR * threads) {
+  if (parallel && m <= n && n >= 2 * B::kNR * threads) {
     const int64_t panels = (n + B::kNR - 1) / B::kNR;
     parallel_for(0, panels, 1, [&](int64_t q0, int64_t q1) {
       const int64_t j0 = q0 * B::kNR;
       const int64_t j1 = std::min(n, q1 * B::kNR);
       gemm_packed<T>(m, j1 - j0, k, alpha, a, pack, b_col0 + j0, beta,
-                     {c.data + j0 * c.col_stride, c.row_stride, c.col_stride});
+                     block_of(c, 0, j0));
     });
     return;
   }
   thread_local std::vector<T> b_buffer;
+  // All of A in one row block (m <= MC) and several column blocks, on one thread: A is
+  // packed once, every KC block of it, not once per column block (convolution: 64 output
+  // channels by 3136 positions; the packing was 4% of its time).
+  thread_local std::vector<T> a_buffer;
+  const int64_t m_padded = tiles * B::kMR;
+  const bool pack_a_once = !parallel && m <= B::kMC && n > B::kNC;
+  T* a_packed = pack_a_once ? scratch(a_buffer, m_padded * k) : nullptr;
   for (int64_t j0 = 0; j0 < n; j0 += B::kNC) {
     const int64_t nc = std::min<int64_t>(B::kNC, n - j0);
     const int64_t nc_padded = (nc + B::kNR - 1) / B::kNR * B::kNR;
@@ -343,7 +351,12 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
         gemm_rows<T>(t_begin * B::kMR, std::min(m, t_end * B::kMR), j0, nc, p0, kc, alpha, a, bp,
                      block_beta, c);
       };
-      if (parallel) {
+      if (pack_a_once) {
+        T* ap = a_packed + m_padded * p0;
+        if (j0 == 0) pack_a<T>(m, kc, block_of(a, 0, p0), ap);
+        macro_kernel(m, nc, kc, static_cast<const T*>(ap), static_cast<const T*>(bp), alpha,
+                     block_beta, block_of(c, 0, j0));
+      } else if (parallel) {
         parallel_for(0, tiles, 1, rows);
       } else {
         rows(0, tiles);

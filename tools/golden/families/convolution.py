@@ -64,6 +64,12 @@ def convolution_cases() -> Iterator[Case]:
     # columns the CPU kernel builds at a time, so the output is made in two blocks; and
     # larger than one GEMM tile in every direction.
     yield Case(CV, "float32_im2col_blocks", fn(F32, (1, 4, 40, 40), (2, 4, 7, 7), (2,), [1], [3]))
+    # Output rows of 16 positions or more (the CPU kernel copies runs of 16 from the input
+    # where a block of them lies in one row): strided, unpadded across groups and images
+    # (read from the input itself), 1-d.
+    yield Case(CV, "float32_wide_stride2", fn(F32, (1, 3, 20, 37), (4, 3, 3, 3), (4,), [2], [1]))
+    yield Case(CV, "float32_wide_no_pad_groups", fn(F32, (2, 4, 9, 35), (4, 2, 3, 3), (4,), g=2))
+    yield Case(CV, "float64_1d_wide", fn(F64, (2, 3, 50), (4, 3, 5), (4,), [1], [2]))
     yield Case(CV, "float32_1x1_stride2", fn(F32, (1, 2, 5, 5), (2, 2, 1, 1), (2,), [2]))
     yield Case(CV, "float32_1x1_pad1", fn(F32, (1, 2, 3, 3), (2, 2, 1, 1), None, [1], [1]))
     yield Case(CV, "float32_kernel_equals_input", fn(F32, (1, 2, 3, 3), (3, 2, 3, 3), (3,)))
