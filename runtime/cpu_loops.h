@@ -50,43 +50,67 @@ namespace detail {
 template <typename Traits, std::size_t I>
 using arg_t = std::tuple_element_t<I, typename Traits::arg_types>;
 
-// The unit-stride run: output and inputs contiguous, except the inputs whose bit is set
-// in kBroadcast, which have stride 0 (one value for the whole run).
+// Whether the kernels' loops take many rows per call (TensorIteratorBase::for_each_2d):
+// not in size builds (SOPS_OPTIMIZE_SIZE), where one row at a time keeps each loop's code
+// smaller (8 KB over the mobile runtime's kernels) at the cost of a call per row.
+#ifdef SOPS_OPTIMIZE_SIZE
+inline constexpr bool kRowLoops = false;
+#else
+inline constexpr bool kRowLoops = true;
+#endif
+
+// The loop of cpu_kernel and cpu_kernel_vec: `rows` runs of n elements, run r of operand
+// i from data[i] + r * outer[i] (TensorIteratorBase::loop2d_t); always one run where
+// !kRowLoops.
+struct Runs {
+  char** data;
+  const int64_t* strides;
+  int64_t n;
+  int64_t rows_;
+  const int64_t* outer;
+
+  int64_t rows() const { return kRowLoops ? rows_ : 1; }
+  char* at(std::size_t operand, int64_t row) const {
+    return kRowLoops ? data[operand] + row * outer[operand] : data[operand];
+  }
+};
+
+// Unit-stride runs: output and inputs contiguous, except the inputs whose bit is set in
+// kBroadcast, which have stride 0 (one value for the whole run).
 template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
-SOPS_ALWAYS_INLINE void unit_stride_body(char** data, int64_t n, Op& op,
-                                         std::index_sequence<I...>) {
+SOPS_ALWAYS_INLINE void unit_stride_body(const Runs& runs, Op& op, std::index_sequence<I...>) {
   using R = typename Traits::result_type;
-  R* out = reinterpret_cast<R*>(data[0]);
-  const std::tuple<const arg_t<Traits, I>*...> in{
-      reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1])...};
-  for (int64_t k = 0; k < n; ++k) {
-    out[k] = op(std::get<I>(in)[((kBroadcast >> I) & 1u) != 0 ? 0 : k]...);
+  for (int64_t r = 0; r < runs.rows(); ++r) {
+    R* out = reinterpret_cast<R*>(runs.at(0, r));
+    const std::tuple<const arg_t<Traits, I>*...> in{
+        reinterpret_cast<const arg_t<Traits, I>*>(runs.at(I + 1, r))...};
+    for (int64_t k = 0; k < runs.n; ++k) {
+      out[k] = op(std::get<I>(in)[((kBroadcast >> I) & 1u) != 0 ? 0 : k]...);
+    }
   }
 }
 
 template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
-SOPS_KERNEL_BASE void unit_stride_base(char** data, int64_t n, Op& op,
-                                       std::index_sequence<I...> is) {
-  unit_stride_body<Traits, kBroadcast>(data, n, op, is);
+SOPS_KERNEL_BASE void unit_stride_base(const Runs& runs, Op& op, std::index_sequence<I...> is) {
+  unit_stride_body<Traits, kBroadcast>(runs, op, is);
 }
 
 #if SOPS_HAVE_AVX2_CLONES
 template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
-SOPS_KERNEL_AVX2 void unit_stride_avx2(char** data, int64_t n, Op& op,
-                                       std::index_sequence<I...> is) {
-  unit_stride_body<Traits, kBroadcast>(data, n, op, is);
+SOPS_KERNEL_AVX2 void unit_stride_avx2(const Runs& runs, Op& op, std::index_sequence<I...> is) {
+  unit_stride_body<Traits, kBroadcast>(runs, op, is);
 }
 #endif
 
 template <typename Traits, unsigned kBroadcast, typename Op, std::size_t... I>
-void unit_stride_loop(char** data, int64_t n, Op& op, std::index_sequence<I...> is) {
+void unit_stride_loop(const Runs& runs, Op& op, std::index_sequence<I...> is) {
 #if SOPS_HAVE_AVX2_CLONES
   if (cpu_has_avx2()) {
-    unit_stride_avx2<Traits, kBroadcast>(data, n, op, is);
+    unit_stride_avx2<Traits, kBroadcast>(runs, op, is);
     return;
   }
 #endif
-  unit_stride_base<Traits, kBroadcast>(data, n, op, is);
+  unit_stride_base<Traits, kBroadcast>(runs, op, is);
 }
 
 // Which inputs have stride 0 in this run (bit i for input i), or -1 when the output or
@@ -112,38 +136,42 @@ inline constexpr bool kBroadcastLoops = true;
 #endif
 
 template <typename Traits, typename Op, std::size_t... I>
-void cpu_loop_exact(char** data, const int64_t* strides, int64_t n, Op& op,
-                    std::index_sequence<I...> is) {
+void cpu_loop_exact(const Runs& runs, Op& op, std::index_sequence<I...> is) {
   using R = typename Traits::result_type;
-  switch (unit_stride_pattern<Traits>(strides, is)) {
-    case 0: unit_stride_loop<Traits, 0u>(data, n, op, is); return;
+  switch (unit_stride_pattern<Traits>(runs.strides, is)) {
+    case 0: unit_stride_loop<Traits, 0u>(runs, op, is); return;
     case 1:
       if constexpr (kBroadcastLoops) {
-        unit_stride_loop<Traits, 1u>(data, n, op, is);
+        unit_stride_loop<Traits, 1u>(runs, op, is);
         return;
       }
       break;
     case 2:
       if constexpr (kBroadcastLoops && sizeof...(I) >= 2) {
-        unit_stride_loop<Traits, 2u>(data, n, op, is);
+        unit_stride_loop<Traits, 2u>(runs, op, is);
         return;
       }
       break;
     default: break;
   }
-  for (int64_t k = 0; k < n; ++k) {
-    *reinterpret_cast<R*>(data[0] + k * strides[0]) =
-        op(*reinterpret_cast<const arg_t<Traits, I>*>(data[I + 1] + k * strides[I + 1])...);
+  const int64_t* s = runs.strides;
+  for (int64_t r = 0; r < runs.rows(); ++r) {
+    for (int64_t k = 0; k < runs.n; ++k) {
+      *reinterpret_cast<R*>(runs.at(0, r) + k * s[0]) =
+          op(*reinterpret_cast<const arg_t<Traits, I>*>(runs.at(I + 1, r) + k * s[I + 1])...);
+    }
   }
 }
 
 template <typename Traits, typename Op, std::size_t... I>
-void cpu_loop_casting(char** data, const int64_t* strides, int64_t n, Op& op,
-                      const ScalarType* dtypes, std::index_sequence<I...>) {
+void cpu_loop_casting(const Runs& runs, Op& op, const ScalarType* dtypes, std::index_sequence<I...>) {
   using R = typename Traits::result_type;
-  for (int64_t k = 0; k < n; ++k) {
-    R r = op(load_as<arg_t<Traits, I>>(data[I + 1] + k * strides[I + 1], dtypes[I + 1])...);
-    store_as<R>(data[0] + k * strides[0], dtypes[0], r);
+  const int64_t* s = runs.strides;
+  for (int64_t r = 0; r < runs.rows(); ++r) {
+    for (int64_t k = 0; k < runs.n; ++k) {
+      R v = op(load_as<arg_t<Traits, I>>(runs.at(I + 1, r) + k * s[I + 1], dtypes[I + 1])...);
+      store_as<R>(runs.at(0, r) + k * s[0], dtypes[0], v);
+    }
   }
 }
 
@@ -158,8 +186,8 @@ bool dtypes_match(const TensorIteratorBase& iter, std::index_sequence<I...>) {
 // cpu_kernel_vec's unit-stride run: vop on Vec32 chunks (broadcast inputs splatted once),
 // op on the tail.
 template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
-SOPS_ALWAYS_INLINE void vec_unit_stride_body(char** data, int64_t n, Op& op, VOp& vop,
-                                             std::index_sequence<I...>) {
+SOPS_ALWAYS_INLINE void vec_unit_stride_run(char** data, int64_t n, Op& op, VOp& vop,
+                                            std::index_sequence<I...>) {
   using T = typename Traits::result_type;
   using V = typename Vec32<T>::type;
   constexpr int64_t W = Vec32<T>::kLanes;
@@ -187,56 +215,64 @@ SOPS_ALWAYS_INLINE void vec_unit_stride_body(char** data, int64_t n, Op& op, VOp
   for (; k < n; ++k) out[k] = op(std::get<I>(in)[((kBroadcast >> I) & 1u) != 0 ? 0 : k]...);
 }
 
+template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
+SOPS_ALWAYS_INLINE void vec_unit_stride_body(const Runs& runs, Op& op, VOp& vop,
+                                             std::index_sequence<I...> is) {
+  for (int64_t r = 0; r < runs.rows(); ++r) {
+    char* data[] = {runs.at(0, r), runs.at(I + 1, r)...};
+    vec_unit_stride_run<Traits, kBroadcast>(data, runs.n, op, vop, is);
+  }
+}
+
 // The clones of cpu_kernel_vec's unit-stride run, as unit_stride_loop's. vop takes and
 // returns vectors, which an AVX2 function and a default-target one pass in different
 // registers (GCC's -Wpsabi): vop must therefore be inlined into each clone, which is why
 // cpu_kernel_vec requires it declared SOPS_VEC_LAMBDA (always_inline; GCC refuses to
 // compile a call it cannot inline rather than call across the two targets).
 template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
-SOPS_KERNEL_BASE void vec_unit_stride_base(char** data, int64_t n, Op& op, VOp& vop,
+SOPS_KERNEL_BASE void vec_unit_stride_base(const Runs& runs, Op& op, VOp& vop,
                                            std::index_sequence<I...> is) {
-  vec_unit_stride_body<Traits, kBroadcast>(data, n, op, vop, is);
+  vec_unit_stride_body<Traits, kBroadcast>(runs, op, vop, is);
 }
 
 #if SOPS_HAVE_AVX2_CLONES
 template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
-SOPS_KERNEL_AVX2 void vec_unit_stride_avx2(char** data, int64_t n, Op& op, VOp& vop,
+SOPS_KERNEL_AVX2 void vec_unit_stride_avx2(const Runs& runs, Op& op, VOp& vop,
                                            std::index_sequence<I...> is) {
-  vec_unit_stride_body<Traits, kBroadcast>(data, n, op, vop, is);
+  vec_unit_stride_body<Traits, kBroadcast>(runs, op, vop, is);
 }
 #endif
 
 template <typename Traits, unsigned kBroadcast, typename Op, typename VOp, std::size_t... I>
-void vec_unit_stride_loop(char** data, int64_t n, Op& op, VOp& vop, std::index_sequence<I...> is) {
+void vec_unit_stride_loop(const Runs& runs, Op& op, VOp& vop, std::index_sequence<I...> is) {
 #if SOPS_HAVE_AVX2_CLONES
   if (cpu_has_avx2()) {
-    vec_unit_stride_avx2<Traits, kBroadcast>(data, n, op, vop, is);
+    vec_unit_stride_avx2<Traits, kBroadcast>(runs, op, vop, is);
     return;
   }
 #endif
-  vec_unit_stride_base<Traits, kBroadcast>(data, n, op, vop, is);
+  vec_unit_stride_base<Traits, kBroadcast>(runs, op, vop, is);
 }
 
 template <typename Traits, typename Op, typename VOp, std::size_t... I>
-void cpu_loop_vec(char** data, const int64_t* strides, int64_t n, Op& op, VOp& vop,
-                  std::index_sequence<I...> is) {
-  switch (unit_stride_pattern<Traits>(strides, is)) {
-    case 0: vec_unit_stride_loop<Traits, 0u>(data, n, op, vop, is); return;
+void cpu_loop_vec(const Runs& runs, Op& op, VOp& vop, std::index_sequence<I...> is) {
+  switch (unit_stride_pattern<Traits>(runs.strides, is)) {
+    case 0: vec_unit_stride_loop<Traits, 0u>(runs, op, vop, is); return;
     case 1:
       if constexpr (kBroadcastLoops) {
-        vec_unit_stride_loop<Traits, 1u>(data, n, op, vop, is);
+        vec_unit_stride_loop<Traits, 1u>(runs, op, vop, is);
         return;
       }
       break;
     case 2:
       if constexpr (kBroadcastLoops && sizeof...(I) >= 2) {
-        vec_unit_stride_loop<Traits, 2u>(data, n, op, vop, is);
+        vec_unit_stride_loop<Traits, 2u>(runs, op, vop, is);
         return;
       }
       break;
     default: break;
   }
-  cpu_loop_exact<Traits>(data, strides, n, op, is);
+  cpu_loop_exact<Traits>(runs, op, is);
 }
 
 template <typename Traits, std::size_t... I>
@@ -244,16 +280,29 @@ constexpr bool args_are_result_type(std::index_sequence<I...>) {
   return (std::is_same_v<arg_t<Traits, I>, typename Traits::result_type> && ...);
 }
 
-// iter.for_each(loop), split over the thread pool when the iteration is large.
+// iter.for_each_2d(loop(Runs)), split over the thread pool when the iteration is large.
 template <typename Loop>
 void for_each_maybe_parallel(const TensorIteratorBase& iter, Loop&& loop) {
+  auto loop2d = [&](char** data, const int64_t* strides, int64_t n, int64_t rows,
+                    const int64_t* outer) { loop(Runs{data, strides, n, rows, outer}); };
+  auto loop1d = [&](char** data, const int64_t* strides, int64_t n) {
+    loop(Runs{data, strides, n, 1, nullptr});
+  };
   const int64_t numel = iter.numel();
   if (numel < kGrainSize || get_num_threads() == 1 || in_parallel_region()) {
-    iter.for_each(loop);
+    if constexpr (kRowLoops) {
+      iter.for_each_2d(loop2d);
+    } else {
+      iter.for_each(loop1d);
+    }
     return;
   }
   parallel_for(0, numel, kGrainSize, [&](int64_t begin, int64_t end) {
-    iter.serial_for_each(loop, begin, end);
+    if constexpr (kRowLoops) {
+      iter.serial_for_each_2d(loop2d, begin, end);
+    } else {
+      iter.serial_for_each(loop1d, begin, end);
+    }
   });
 }
 
@@ -273,15 +322,15 @@ void cpu_kernel(const TensorIteratorBase& iter, Op&& op) {
   SOPS_CHECK(iter.device_type(0) == DeviceType::CPU, "cpu_kernel: the output is on ",
              iter.device(0), ", not cpu");
   if (detail::dtypes_match<Traits>(iter, Indices{})) {
-    detail::for_each_maybe_parallel(iter, [&](char** data, const int64_t* strides, int64_t n) {
-      detail::cpu_loop_exact<Traits>(data, strides, n, op, Indices{});
+    detail::for_each_maybe_parallel(iter, [&](detail::Runs runs) {
+      detail::cpu_loop_exact<Traits>(runs, op, Indices{});
     });
     return;
   }
   std::array<ScalarType, kMaxOperands> dtypes{};
   for (int i = 0; i < iter.ntensors(); ++i) dtypes[static_cast<std::size_t>(i)] = iter.dtype(i);
-  detail::for_each_maybe_parallel(iter, [&](char** data, const int64_t* strides, int64_t n) {
-    detail::cpu_loop_casting<Traits>(data, strides, n, op, dtypes.data(), Indices{});
+  detail::for_each_maybe_parallel(iter, [&](detail::Runs runs) {
+    detail::cpu_loop_casting<Traits>(runs, op, dtypes.data(), Indices{});
   });
 }
 
@@ -312,8 +361,8 @@ void cpu_kernel_vec(const TensorIteratorBase& iter, Op&& op, VOp&& vop) {
     cpu_kernel(iter, std::forward<Op>(op));
     return;
   }
-  detail::for_each_maybe_parallel(iter, [&](char** data, const int64_t* strides, int64_t n) {
-    detail::cpu_loop_vec<Traits>(data, strides, n, op, vop, Indices{});
+  detail::for_each_maybe_parallel(iter, [&](detail::Runs runs) {
+    detail::cpu_loop_vec<Traits>(runs, op, vop, Indices{});
   });
 }
 

@@ -270,6 +270,28 @@ class TensorIteratorBase : public MetaBase {
     }
   }
 
+  // The 2-D loop of for_each_2d: `rows` runs of n elements (strides[i] apart), run r
+  // starting at data[i] + r * outer_strides[i] (bytes). One call covers many rows, as
+  // PyTorch's loop2d: a [1024, 1024] + [1024] add is one call, not 1024.
+  using loop2d_t = FunctionRef<void(char** data, const int64_t* strides, int64_t n,
+                                    int64_t rows, const int64_t* outer_strides)>;
+  void for_each_2d(loop2d_t loop) const;
+  void serial_for_each_2d(loop2d_t loop, int64_t begin, int64_t end) const;
+  // The same, the one-run case called directly.
+  template <typename F>
+  void for_each_2d(F&& loop) const {
+    if (loop_shape_.size() > 1) {
+      for_each_2d(loop2d_t(loop));
+      return;
+    }
+    if (numel_ == 0) return;
+    static constexpr std::array<int64_t, kMaxOperands> kZeroStrides{};
+    std::array<char*, kMaxOperands> ptrs = data_;  // the loop may move its pointers
+    const int64_t n = loop_shape_.empty() ? 1 : loop_shape_[0];
+    loop(ptrs.data(), loop_shape_.empty() ? kZeroStrides.data() : loop_strides_.data(), n,
+         int64_t{1}, kZeroStrides.data());
+  }
+
  private:
   static TensorIteratorConfig binary_config(const Tensor& out, const Tensor& a, const Tensor& b);
   static TensorIteratorConfig binary_float_config(const Tensor& out, const Tensor& a,

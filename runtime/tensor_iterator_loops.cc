@@ -132,44 +132,31 @@ bool TensorIteratorBase::is_contiguous() const {
   return true;
 }
 
-void TensorIteratorBase::for_each(loop1d_t loop) const {
-  if (numel_ == 0) return;
-  const std::size_t nt = static_cast<std::size_t>(ntensors());
-  std::array<char*, kMaxOperands> ptrs = data_;
-  const std::size_t ndim = loop_shape_.size();
-  if (ndim == 0) {
-    static constexpr std::array<int64_t, kMaxOperands> kZeroStrides{};
-    loop(ptrs.data(), kZeroStrides.data(), 1);
-    return;
-  }
-  const int64_t* inner_strides = loop_strides_.data();
-  const int64_t inner = loop_shape_[0];
-  if (ndim == 1) {
-    loop(ptrs.data(), inner_strides, inner);
-    return;
-  }
-  DimVector counter(ndim, 0);
-  while (true) {
-    std::array<char*, kMaxOperands> run = ptrs;  // the loop may move its pointers
-    loop(run.data(), inner_strides, inner);
-    std::size_t d = 1;
-    for (; d < ndim; ++d) {
-      const int64_t* strides = loop_strides_.data() + d * nt;
-      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += strides[arg];
-      if (++counter[d] < loop_shape_[d]) break;
-      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= strides[arg] * loop_shape_[d];
-      counter[d] = 0;
-    }
-    if (d == ndim) return;
-  }
-}
+void TensorIteratorBase::for_each(loop1d_t loop) const { serial_for_each(loop, 0, numel_); }
 
 void TensorIteratorBase::serial_for_each(loop1d_t loop, int64_t begin, int64_t end) const {
+  const std::size_t nt = static_cast<std::size_t>(ntensors());
+  serial_for_each_2d(
+      [&](char** data, const int64_t* strides, int64_t n, int64_t rows, const int64_t* outer) {
+        std::array<char*, kMaxOperands> run;
+        for (int64_t r = 0; r < rows; ++r) {
+          for (std::size_t arg = 0; arg < nt; ++arg) run[arg] = data[arg] + r * outer[arg];
+          loop(run.data(), strides, n);
+        }
+      },
+      begin, end);
+}
+
+void TensorIteratorBase::for_each_2d(loop2d_t loop) const { serial_for_each_2d(loop, 0, numel_); }
+
+void TensorIteratorBase::serial_for_each_2d(loop2d_t loop, int64_t begin, int64_t end) const {
   if (begin >= end) return;
+  static constexpr std::array<int64_t, kMaxOperands> kZeroStrides{};
   const std::size_t nt = static_cast<std::size_t>(ntensors());
   const std::size_t ndim = loop_shape_.size();
+  std::array<char*, kMaxOperands> run = data_;  // the loop may move its pointers
   if (ndim == 0) {
-    for_each(loop);
+    loop(run.data(), kZeroStrides.data(), 1, 1, kZeroStrides.data());
     return;
   }
   // The position of `begin` in every loop dimension, and the pointers there.
@@ -183,23 +170,35 @@ void TensorIteratorBase::serial_for_each(loop1d_t loop, int64_t begin, int64_t e
     for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += counter[d] * strides[arg];
   }
   const int64_t* inner_strides = loop_strides_.data();
+  const int64_t* outer_strides = ndim > 1 ? loop_strides_.data() + nt : kZeroStrides.data();
   const int64_t inner = loop_shape_[0];
   int64_t remaining = end - begin;
   while (true) {
-    const int64_t n = std::min(inner - counter[0], remaining);
-    std::array<char*, kMaxOperands> run = ptrs;  // the loop may move its pointers
-    loop(run.data(), inner_strides, n);
-    remaining -= n;
+    // A run that starts or ends mid-row is one row; otherwise as many whole rows as
+    // there are left in this step of the third dimension and in [begin, end).
+    const int64_t at = counter[0];
+    int64_t n = std::min(inner - at, remaining), rows = 1;
+    if (at == 0 && ndim > 1 && remaining >= inner) {
+      n = inner;
+      rows = std::min(loop_shape_[1] - counter[1], remaining / inner);
+    }
+    for (std::size_t arg = 0; arg < nt; ++arg) run[arg] = ptrs[arg];
+    loop(run.data(), inner_strides, n, rows, outer_strides);
+    remaining -= n * rows;
     if (remaining == 0) return;
-    // Back to the start of the innermost dimension, then one step in the next ones.
-    for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= counter[0] * inner_strides[arg];
+    // The runs ended at the end of a row (ndim > 1 here): back to its start, `rows` steps
+    // along the second dimension, carrying into the next ones.
+    for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= at * inner_strides[arg];
     counter[0] = 0;
+    int64_t step = rows;
     for (std::size_t d = 1; d < ndim; ++d) {
       const int64_t* strides = loop_strides_.data() + d * nt;
-      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += strides[arg];
-      if (++counter[d] < loop_shape_[d]) break;
+      for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] += step * strides[arg];
+      counter[d] += step;
+      if (counter[d] < loop_shape_[d]) break;
       for (std::size_t arg = 0; arg < nt; ++arg) ptrs[arg] -= strides[arg] * loop_shape_[d];
       counter[d] = 0;
+      step = 1;
     }
   }
 }

@@ -125,36 +125,55 @@ TEST_F(ParallelCpuKernel, NonContiguousBroadcastAddOverThreads) {
   }
 }
 
-// serial_for_each over any [begin, end) visits exactly those elements, in order.
-TEST(SerialForEach, RangesMidDimensionVisitTheirElements) {
+// serial_for_each and serial_for_each_2d over any [begin, end) visit exactly those
+// elements, in the loop order: the output's, innermost dimension fastest.
+TEST(SerialForEach, EveryRangeVisitsItsElementsInLoopOrder) {
   const int64_t n0 = 5, n1 = 7, n2 = 3;
   Tensor base = empty({n2, n1, n0});
   float* p = base.data_ptr<float>();
   for (int64_t i = 0; i < base.numel(); ++i) p[i] = static_cast<float>(i);
-  // Not coalescable: base permuted to (n0, n2, n1).
-  const Tensor a = base.as_strided({n0, n2, n1}, {1, n1 * n0, n0});
+  // a[i0][i2][i1] = element (i1 * n2 + i2) * n0 + i0 of base: no two dimensions merge,
+  // read into a contiguous output.
+  const Tensor a = base.as_strided({n0, n2, n1}, {1, n0, n2 * n0});
   Tensor out = empty({n0, n2, n1});
   TensorIterator iter = TensorIterator::unary_op(out, a);
-  std::vector<float> all;
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    for (int64_t k = 0; k < n; ++k) all.push_back(*reinterpret_cast<float*>(data[1] + k * strides[1]));
-  });
-  ASSERT_EQ(static_cast<int64_t>(all.size()), a.numel());
-  for (int64_t begin : {0, 1, 4, 6, 13, 50}) {
-    for (int64_t end : {begin, begin + 1, begin + 9, a.numel()}) {
-      if (end > a.numel() || end < begin) continue;
-      std::vector<float> got;
+  ASSERT_EQ(iter.loop_ndim(), 3);
+  // The loop order is the output's: i1 fastest, then i2, then i0.
+  std::vector<float> order;
+  for (int64_t i0 = 0; i0 < n0; ++i0) {
+    for (int64_t i2 = 0; i2 < n2; ++i2) {
+      for (int64_t i1 = 0; i1 < n1; ++i1) {
+        order.push_back(static_cast<float>((i1 * n2 + i2) * n0 + i0));
+      }
+    }
+  }
+  int64_t most_rows = 0;
+  for (int64_t begin = 0; begin <= a.numel(); ++begin) {
+    for (int64_t end = begin; end <= a.numel(); ++end) {
+      const std::vector<float> want(order.begin() + begin, order.begin() + end);
+      std::vector<float> got1, got2;
       iter.serial_for_each(
           [&](char** data, const int64_t* strides, int64_t n) {
             for (int64_t k = 0; k < n; ++k) {
-              got.push_back(*reinterpret_cast<float*>(data[1] + k * strides[1]));
+              got1.push_back(*reinterpret_cast<float*>(data[1] + k * strides[1]));
             }
           },
           begin, end);
-      const std::vector<float> want(all.begin() + begin, all.begin() + end);
-      EXPECT_EQ(got, want) << "range [" << begin << ", " << end << ")";
+      iter.serial_for_each_2d(
+          [&](char** data, const int64_t* strides, int64_t n, int64_t rows, const int64_t* outer) {
+            most_rows = std::max(most_rows, rows);
+            for (int64_t r = 0; r < rows; ++r) {
+              for (int64_t k = 0; k < n; ++k) {
+                got2.push_back(*reinterpret_cast<float*>(data[1] + r * outer[1] + k * strides[1]));
+              }
+            }
+          },
+          begin, end);
+      ASSERT_EQ(got1, want) << "serial_for_each over [" << begin << ", " << end << ")";
+      ASSERT_EQ(got2, want) << "serial_for_each_2d over [" << begin << ", " << end << ")";
     }
   }
+  EXPECT_EQ(most_rows, n2);  // whole rows go to the loop together, up to a step of dim 2
 }
 
 }  // namespace
