@@ -260,14 +260,9 @@ class TensorIteratorBase : public MetaBase {
       for_each(loop1d_t(loop));
       return;
     }
-    if (numel_ == 0) return;
-    static constexpr std::array<int64_t, kMaxOperands> kZeroStrides{};
-    std::array<char*, kMaxOperands> ptrs = data_;  // the loop may move its pointers
-    if (loop_shape_.empty()) {
-      loop(ptrs.data(), kZeroStrides.data(), int64_t{1});
-    } else {
-      loop(ptrs.data(), loop_strides_.data(), loop_shape_[0]);
-    }
+    // One run at most: for_each_2d's direct call, one row.
+    for_each_2d([&](char** data, const int64_t* strides, int64_t n, int64_t /*rows*/,
+                    const int64_t* /*outer_strides*/) { loop(data, strides, n); });
   }
 
   // The 2-D loop of for_each_2d: `rows` runs of n elements (strides[i] apart), run r
