@@ -260,14 +260,7 @@ SOPS_ALWAYS_INLINE void depthwise_3x3_body(const Conv2d& c, const T* plane, cons
   thread_local std::vector<T> scratch;
   if (static_cast<int64_t>(scratch.size()) < pw * ph) scratch.resize(static_cast<std::size_t>(pw * ph));
   T* padded = scratch.data();
-  std::fill(padded, padded + c.pH * pw, T(0));
-  for (int64_t ih = 0; ih < c.in_h; ++ih) {
-    T* row = padded + (ih + c.pH) * pw;
-    std::fill(row, row + c.pW, T(0));
-    std::memcpy(row + c.pW, plane + ih * c.in_w, sizeof(T) * static_cast<std::size_t>(c.in_w));
-    std::fill(row + c.pW + c.in_w, row + pw, T(0));
-  }
-  std::fill(padded + (c.pH + c.in_h) * pw, padded + ph * pw, T(0));
+  pad_planes(c, plane, 0, 1, padded);
 
   const T bias = out[0];  // the plane is not empty here
   V w[9];
