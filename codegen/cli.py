@@ -166,6 +166,10 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     from codegen.dest import files, render, write
     from codegen.dest.library import build_library
 
+    problem = _backends_without_kernels(parsed, args.backends)
+    if problem:
+        print(f"{args.source_label or args.file}:1:1: error: {problem}", file=sys.stderr)
+        return 1
     lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards,
                         static_dispatch=args.static_dispatch)
     if args.selected_ops is not None:
@@ -186,6 +190,24 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
         outputs = [o for o in outputs if not o.header]
     write.write_library(renderer, outputs, args.output_dir)
     return 0
+
+
+def _backends_without_kernels(parsed: NativeYaml, backends: tuple[str, ...]) -> str | None:
+    """What is wrong when some of `backends` have no kernel in the file (their generated
+    registrations would be empty and the kernels files the user wrote for them would not
+    compile), or None. Not a problem when the file has no backend kernel at all: a library
+    of composite operators registers none, and its default `backends = ["CPU"]` is right."""
+    keys = {key for f in parsed.functions for key in f.dispatch}
+    have = sorted(keys & set(RUNTIME_BACKENDS))
+    empty = [b for b in backends if b not in keys]
+    if not have or not empty:
+        return None
+    listed = ", ".join(empty)
+    return (f"the library's backends include {listed}, but no operator in this file has a "
+            f"{' or '.join(f'`{b}:`' for b in empty)} kernel (it has {', '.join(f'`{k}:`' for k in have)} "
+            "kernels): there would be nothing to register for it\n"
+            f"  hint: add `{empty[0]}: my_kernel` under the `dispatch:` of the operators it runs, or "
+            f"take {listed} out of `backends` (structured_ops_library) / --backends")
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -120,7 +120,8 @@ def test_missing_yaml_is_a_clear_error(tmp_path):
 
 
 def test_cli_writes_exactly_the_declared_files_with_the_directory_as_include_prefix(tmp_path):
-    (tmp_path / "ops.yaml").write_text(DEMO_YAML.read_text())
+    # add.out gets a CUDA kernel too: a backend needs one kernel of its own in the file.
+    (tmp_path / "ops.yaml").write_text(DEMO_YAML.read_text().replace("CPU: add_out", "CPU: add_out\n    CUDA: add_out_cuda"))
     result = codegen_cli(tmp_path, "generate", "ops.yaml", "--namespace", "demo::ops",
                          "--backends", "CPU,CUDA", "--output-dir", "gen/my_ops")
     assert result.returncode == 0, result.stderr
@@ -135,6 +136,43 @@ def test_a_backend_the_runtime_lacks_is_an_error_at_generation(tmp_path):
     assert "--backends: the runtime has no backend key `XPU`; use some of: CPU, CUDA" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+CPU_ONLY_YAML = """\
+- func: scale(Tensor self, float factor) -> Tensor
+  dispatch:
+    CPU: scale_cpu
+- func: twice(Tensor self) -> Tensor
+"""
+
+
+def test_a_backend_without_kernels_in_the_yaml_is_an_error_with_a_hint(tmp_path):
+    # CUDA beside CPU, and CUDA alone (the CPU kernels the user wrote would not compile).
+    for backends in ("CPU,CUDA", "CUDA"):
+        result = run_generator(tmp_path, CPU_ONLY_YAML, 1, "--backends", backends)
+        assert result.returncode == 1
+        assert result.stderr.startswith(
+            "ops.yaml:1:1: error: the library's backends include CUDA, but no operator in this file "
+            "has a `CUDA:` kernel (it has `CPU:` kernels)"), result.stderr
+        assert "hint: add `CUDA: my_kernel` under the `dispatch:` of the operators it runs, or take CUDA " \
+               "out of `backends` (structured_ops_library) / --backends" in result.stderr
+        assert "Traceback" not in result.stderr
+        assert not (tmp_path / "out").exists()
+
+
+def test_a_library_of_composite_operators_only_needs_no_backend_kernel(tmp_path):
+    for backends in ("CPU", "CPU,CUDA"):
+        result = run_generator(tmp_path, "- func: twice(Tensor self) -> Tensor\n", 1, "--backends", backends)
+        assert result.returncode == 0, result.stderr
+
+
+def test_a_method_only_function_is_generated_as_a_free_function(tmp_path):
+    # `variants: method` (add_.Tensor in the demo): a library cannot add methods to
+    # sops::Tensor, so every variant is a free function of the library's namespace.
+    result = run_generator(tmp_path, DEMO_YAML.read_text())
+    assert result.returncode == 0, result.stderr
+    header = (tmp_path / "out" / "Functions.h").read_text()
+    assert "Tensor & add_(Tensor & self, const Tensor & other, const Scalar & alpha=1);  // add_.Tensor" in header
 
 
 def test_a_namespace_that_cannot_hold_the_library_is_refused(tmp_path):

@@ -204,6 +204,7 @@ def examine(text: str, work_dir: str, opts: Options = Options(), name: str = "na
     problems = [(CHECK, p) for p in check_problems(path, run, opts.tags)]
     if problems or run.rc != 0 or not opts.generate or not has_generate():
         return run, problems
+    opts = without_absent_backends(opts, text)
     include_root = os.path.join(work_dir, "gen")
     out_dir = os.path.join(include_root, opts.include_prefix or "fuzz_ops")
     if os.path.isdir(out_dir):
@@ -213,6 +214,21 @@ def examine(text: str, work_dir: str, opts: Options = Options(), name: str = "na
     if not problems and opts.compile and compiler() and runtime_headers_present():
         problems += [(COMPILE, p) for p in compile_problems(out_dir, include_root, only=opts.compile_only)]
     return run, problems
+
+
+def without_absent_backends(opts: Options, text: str) -> Options:
+    """`opts` with only the backends that `text` names: generating a library for a backend
+    no operator has a kernel for is refused (there is nothing to register), so a file drawn
+    without `CUDA:` kernels is generated for CPU alone, one with CUDA kernels only for
+    CUDA, and one without any backend kernel (composites only: nothing refused) with the
+    backends as drawn.  Judged on the text, not on our parser's model of it, so a parser
+    that loses a kernel still fails."""
+    def named(backends):
+        return [b for b in backends if re.search(rf"\b{b}\b", text)]
+
+    drawn = opts.backends.split(",")
+    backends = named(drawn) or named(("CPU", "CUDA")) or drawn
+    return dataclasses.replace(opts, backends=",".join(backends))
 
 
 def command(stage: str, opts: Options, problem: str = "") -> str:

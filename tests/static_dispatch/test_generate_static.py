@@ -28,11 +28,14 @@ def generate(tmp_path, yaml_path, namespace, backends, *more, shards=2):
 
 
 def test_no_generated_file_references_the_dispatcher(tmp_path):
-    written = generate(tmp_path, ATEN_YAML, "sops::aten", "CPU,CUDA", "--static-dispatch")
-    assert sorted(written) == sorted(files.output_names(("CPU", "CUDA"), 2))
-    for name, text in written.items():
-        found = [d for d in DISPATCHER if d in text]
-        assert not found, f"{name} references {found}"
+    # The op library (CPU kernels only), and a file with CPU and CUDA kernels.
+    for yaml_path, namespace, backends in ((ATEN_YAML, "sops::aten", ("CPU",)), (TWO_YAML, "two::ops", ("CPU", "CUDA"))):
+        written = generate(tmp_path / namespace.replace("::", "_"), yaml_path, namespace, ",".join(backends),
+                           "--static-dispatch")
+        assert sorted(written) == sorted(files.output_names(backends, 2))
+        for name, text in written.items():
+            found = [d for d in DISPATCHER if d in text]
+            assert not found, f"{name} references {found}"
 
 
 def test_without_the_flag_kernels_are_registered(tmp_path):
