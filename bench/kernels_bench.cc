@@ -4,7 +4,7 @@
 //   tools/bazel run -c opt //bench:kernels_bench [-- --rounds=7 --threads=2 --only=mm512]
 //                                                 [--no-baseline=1]
 //
-// For each workload it prints both medians (each side's rounds back to back) and our
+// For each workload it prints both medians (the sides alternating in blocks) and our
 // speed relative to libtorch's (libtorch's time / ours: above 1 is faster). Results are checked against libtorch's
 // before any timing. Not a test: timings are never asserted.
 #include <chrono>
@@ -211,16 +211,27 @@ int main(int argc, char** argv) {
       variants.push_back({"ours", [&, calls](int64_t) {
                             return sops_bench::ns_per_call(calls, ours.run);
                           }, {}});
-      // Each side's rounds back to back (a warm-up call first), libtorch's then ours, with
-      // a pause between the two at 2 threads: a side's idle threads spin for a while after
-      // its last call (libtorch's OpenMP for milliseconds, our pool for 1 ms) and would
-      // take the other side's second core. Not interleaved: a sample of ours taken right
-      // after one of libtorch's ran up to 2x slower than after one of ours (add [1M]: 367
-      // against 190 us), and libtorch's likewise (290 against 260 us).
-      for (sops_bench::Variant& v : variants) {
-        if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        v.run(1);
-        for (int64_t r = 0; r < rounds; ++r) v.samples.push_back(v.run(1));
+      // The rounds in kBlocks blocks, the sides alternating (libtorch's block, then ours),
+      // so that a slow spell of the machine (another process, a thread the scheduler put
+      // on a busy core) lands on both sides rather than on one. Within a block a side's
+      // samples run back to back: a sample of ours taken right after one of libtorch's ran
+      // up to 2x slower than after one of ours (add [1M]: 367 against 190 us), and
+      // libtorch's likewise (290 against 260 us). Each block starts, at 2 threads, with a
+      // pause (a side's idle threads spin for a while after its last call: libtorch's
+      // OpenMP for milliseconds, our pool for 1 ms) and then with calls for kWarmUp: the
+      // first calls after a pause at times ran at 1-thread speed for up to 80 ms (with
+      // our threads pinned to the two cores too: the second one was busy elsewhere).
+      constexpr int64_t kBlocks = 3;
+      constexpr auto kWarmUp = std::chrono::milliseconds(100);
+      for (int64_t block = 0; block < kBlocks; ++block) {
+        const int64_t samples = rounds * (block + 1) / kBlocks - rounds * block / kBlocks;
+        for (sops_bench::Variant& v : variants) {
+          if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          const auto warm_until = std::chrono::steady_clock::now() + kWarmUp;
+          do v.run(1);  // one sample (about 20 ms) at least
+          while (threads > 1 && std::chrono::steady_clock::now() < warm_until);
+          for (int64_t r = 0; r < samples; ++r) v.samples.push_back(v.run(1));
+        }
       }
       const double mine = sops_bench::median(variants.back().samples) / 1e3;
       if (variants.size() == 2) {

@@ -63,6 +63,18 @@ void OperatorEntry::throw_no_kernel(DispatchKey backend) const {
   ::sops::throw_no_kernel(name_, backend, keys_list(kernels_));
 }
 
+void OperatorEntry::mark_clash(const KernelLibrary* first, const KernelLibrary* second,
+                               std::string what) {
+  if (!clash_.empty()) return;  // the first reason is the one to fix
+  if (first != nullptr && second != nullptr) {
+    clash_ = duplicate_operator_message(
+        name_, *first, *second,
+        "is it linked into the program twice, e.g. as a static and a shared library?");
+  } else {
+    clash_ = std::move(what);
+  }
+}
+
 void OperatorEntry::throw_mixed_devices(uint8_t device_mask) const {
   ::sops::throw_mixed_devices(name_, device_mask);  // static_dispatch.cc: one message for both
 }
@@ -125,6 +137,7 @@ std::optional<OperatorHandle> Dispatcher::try_find(std::string_view name) {
   const auto it = operators_.find(std::string(name));
   if (it == operators_.end()) return std::nullopt;
   const OperatorEntry& e = *it->second;
+  if (SOPS_UNLIKELY(!e.clash_.empty())) throw Error(e.clash_, {}, e.name_);
   const bool any_kernel = std::any_of(e.kernels_.begin(), e.kernels_.end(),
                                       [](ErasedKernel k) { return k != nullptr; });
   if (e.schema_.empty() && !any_kernel) return std::nullopt;
@@ -175,46 +188,60 @@ void Dispatcher::resolve_locked(OperatorEntry& entry) {
   }
 }
 
-void Dispatcher::define(std::string_view schema) {
+bool Dispatcher::define(std::string_view schema, const KernelLibrary* library) {
   const std::string name = name_of_schema(schema);
   std::lock_guard<std::mutex> lock(mutex_);
   OperatorEntry& entry = entry_locked(name);
-  SOPS_CHECK(entry.schema_.empty(), "operator ", name, " is defined twice: first as '",
-             entry.schema_, "', then as '", schema, "'");
+  if (!entry.schema_.empty()) {
+    entry.mark_clash(entry.definer_, library,
+               "is defined twice: first as '" + entry.schema_ + "', then as '" +
+                   std::string(schema) + "'");
+    return false;
+  }
   entry.schema_ = std::string(schema);
+  entry.definer_ = library;
+  return true;
 }
 
 void Dispatcher::undefine(std::string_view name) {
   std::lock_guard<std::mutex> lock(mutex_);
-  entry_locked(name).schema_.clear();
+  OperatorEntry& entry = entry_locked(name);
+  entry.schema_.clear();
+  entry.definer_ = nullptr;
 }
 
-void Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
-                                 const std::type_info& signature) {
+bool Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
+                                 const std::type_info& signature, const KernelLibrary* library) {
   SOPS_CHECK(kernel != nullptr, "register_kernel(", name, ", ", key, "): null kernel");
   std::lock_guard<std::mutex> lock(mutex_);
   OperatorEntry& entry = entry_locked(name);
-  auto& slot = entry.kernels_[static_cast<std::size_t>(key)];
-  if (slot != nullptr) {
-    throw Error("a kernel for dispatch key " + std::string(to_string(key)) +
-                    " is registered twice",
-                {}, std::string(name));
+  const auto k = static_cast<std::size_t>(key);
+  if (entry.kernels_[k] != nullptr) {
+    entry.mark_clash(entry.kernel_libraries_[k], library,
+               "a kernel for dispatch key " + std::string(to_string(key)) + " is registered twice");
+    return false;
   }
   if (entry.signature_ != nullptr && *entry.signature_ != signature) {
-    throw Error("kernel for " + std::string(to_string(key)) + " has signature " +
-                    detail::demangle(signature) + ", but the operator's kernels have " +
-                    detail::demangle(*entry.signature_),
-                {}, std::string(name));
+    const KernelLibrary* first = entry.definer_;
+    for (const KernelLibrary* l : entry.kernel_libraries_) first = first != nullptr ? first : l;
+    entry.mark_clash(first, library,
+               "kernel for " + std::string(to_string(key)) + " has signature " +
+                   detail::demangle(signature) + ", but the operator's kernels have " +
+                   detail::demangle(*entry.signature_));
+    return false;
   }
   entry.signature_ = &signature;
-  slot = kernel;
+  entry.kernels_[k] = kernel;
+  entry.kernel_libraries_[k] = library;
   resolve_locked(entry);
+  return true;
 }
 
 void Dispatcher::deregister_kernel(std::string_view name, DispatchKey key) {
   std::lock_guard<std::mutex> lock(mutex_);
   OperatorEntry& entry = entry_locked(name);
   entry.kernels_[static_cast<std::size_t>(key)] = nullptr;
+  entry.kernel_libraries_[static_cast<std::size_t>(key)] = nullptr;
   resolve_locked(entry);
 }
 
@@ -262,13 +289,25 @@ void Dispatcher::deregister_fallthrough(DispatchKey key, DispatchKey backend) {
 // ---------------------------------------------------------------------------------
 // Registrars
 
-RegisterOperator::RegisterOperator(std::string_view schema) : name_(name_of_schema(schema)) {
-  Dispatcher::singleton().define(schema);
+RegisterOperator::RegisterOperator(std::string_view schema)
+    : name_(name_of_schema(schema)), defined_(Dispatcher::singleton().define(schema)) {}
+
+RegisterOperator::RegisterOperator(std::string_view schema, const KernelLibrary& library)
+    : name_(name_of_schema(schema)), defined_(Dispatcher::singleton().define(schema, &library)) {}
+
+RegisterOperator::~RegisterOperator() {
+  if (defined_) Dispatcher::singleton().undefine(name_);
 }
 
-RegisterOperator::~RegisterOperator() { Dispatcher::singleton().undefine(name_); }
+RegisterKernel::RegisterKernel(std::string_view op, DispatchKey key, ErasedKernel kernel,
+                               const std::type_info& signature, const KernelLibrary* library)
+    : op_(op),
+      key_(key),
+      registered_(Dispatcher::singleton().register_kernel(op, key, kernel, signature, library)) {}
 
-RegisterKernel::~RegisterKernel() { Dispatcher::singleton().deregister_kernel(op_, key_); }
+RegisterKernel::~RegisterKernel() {
+  if (registered_) Dispatcher::singleton().deregister_kernel(op_, key_);
+}
 
 RegisterFallthrough::RegisterFallthrough(std::string_view op, DispatchKey key,
                                          std::optional<DispatchKey> backend)

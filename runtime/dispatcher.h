@@ -3,11 +3,18 @@
 // arguments.
 //
 // Registering (generated code, at static initialization):
-//   static const sops::RegisterOperator def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
-//   static const sops::RegisterKernel k("add.Tensor", sops::DispatchKey::CPU, &wrapper_CPU_add_Tensor);
+//   constexpr sops::KernelLibrary kLibrary{"aten_cpu", "ops/native_functions.yaml"};
+//   static const sops::RegisterOperator def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kLibrary);
+//   static const sops::RegisterKernel k("add.Tensor", sops::DispatchKey::CPU, &wrapper_CPU_add_Tensor, kLibrary);
 //   static const sops::RegisterFallthrough f("add.Tensor", sops::DispatchKey::Common, sops::DispatchKey::CUDA);
 // Each registrar undoes its registration when destroyed. Kernels are plain function
 // pointers; all kernels of one operator must have the same C++ signature.
+//
+// A clash (an operator defined twice, a second kernel for one key, a kernel of another
+// C++ signature: two libraries declaring one operator) does not throw: at static
+// initialization that would end the process before main(). The first registration
+// stays, the operator is marked, and find() throws an error naming the operator and,
+// for generated code, both libraries and their yamls. The mark lasts for the process.
 //
 // Calling:
 //   static const auto op = sops::Dispatcher::singleton().find("add.Tensor")
@@ -42,6 +49,7 @@
 #include "runtime/call_observer.h"
 #include "runtime/dispatch_key.h"
 #include "runtime/error.h"
+#include "runtime/kernel_library.h"
 #include "runtime/static_dispatch.h"
 #include "runtime/tensor.h"
 #include "runtime/tensor_options.h"
@@ -68,6 +76,10 @@ class OperatorEntry {
   friend class Dispatcher;
   friend class OperatorHandle;
 
+  // Marks the operator unusable, keeping the first reason: its registration by `second`
+  // clashed with one by `first` (nullptr: a registrar outside generated code).
+  void mark_clash(const KernelLibrary* first, const KernelLibrary* second, std::string what);
+
   std::string name_;
   std::string schema_;
   std::array<ErasedKernel, kNumDispatchKeys> kernels_{};
@@ -76,6 +88,11 @@ class OperatorEntry {
   std::array<std::optional<DispatchKey>, kNumBackendKeys> resolved_{};
   std::array<std::atomic<ErasedKernel>, kNumBackendKeys> table_{};
   const std::type_info* signature_ = nullptr;
+  // Who registered the schema and each kernel (nullptr: not generated code).
+  const KernelLibrary* definer_ = nullptr;
+  std::array<const KernelLibrary*, kNumDispatchKeys> kernel_libraries_{};
+  // Why the operator cannot be called (the first clash of its registrations), or empty.
+  std::string clash_;
 };
 
 // detail::DeviceMask and detail::collect(), the rule that picks a call's backend, live in
@@ -175,18 +192,20 @@ class Dispatcher {
  public:
   static Dispatcher& singleton();
 
-  // The operator; throws sops::Error naming it if nothing is registered under it.
+  // The operator; throws sops::Error naming it if nothing is registered under it, or
+  // if its registrations clash (try_find too).
   OperatorHandle find(std::string_view name);
   std::optional<OperatorHandle> try_find(std::string_view name);
   // Names of every operator with a schema or a kernel, sorted.
   std::vector<std::string> operator_names();
 
   // The lower-level API behind the registrars. The name of a schema is the text
-  // before '(' ("add.Tensor").
-  void define(std::string_view schema);
+  // before '(' ("add.Tensor"). define and register_kernel return false on a clash
+  // (nothing registered; the operator is marked).
+  bool define(std::string_view schema, const KernelLibrary* library = nullptr);
   void undefine(std::string_view name);
-  void register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
-                       const std::type_info& signature);
+  bool register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
+                       const std::type_info& signature, const KernelLibrary* library = nullptr);
   void deregister_kernel(std::string_view name, DispatchKey key);
   // Skip `key` for `backend` when resolving this operator (no backend: for all).
   void register_fallthrough(std::string_view name, DispatchKey key,
@@ -215,29 +234,38 @@ class Dispatcher {
 class RegisterOperator {
  public:
   explicit RegisterOperator(std::string_view schema);
+  RegisterOperator(std::string_view schema, const KernelLibrary& library);
   ~RegisterOperator();
   RegisterOperator(const RegisterOperator&) = delete;
   RegisterOperator& operator=(const RegisterOperator&) = delete;
 
  private:
   std::string name_;
+  bool defined_;  // false: it clashed, and there is nothing of it to undo
 };
 
 class RegisterKernel {
  public:
   template <typename R, typename... Args>
   RegisterKernel(std::string_view op, DispatchKey key, R (*kernel)(Args...))
-      : op_(op), key_(key) {
-    Dispatcher::singleton().register_kernel(op, key, reinterpret_cast<ErasedKernel>(kernel),
-                                            typeid(R(*)(Args...)));
-  }
+      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), typeid(R(*)(Args...)),
+                       nullptr) {}
+  template <typename R, typename... Args>
+  RegisterKernel(std::string_view op, DispatchKey key, R (*kernel)(Args...),
+                 const KernelLibrary& library)
+      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), typeid(R(*)(Args...)),
+                       &library) {}
   ~RegisterKernel();
   RegisterKernel(const RegisterKernel&) = delete;
   RegisterKernel& operator=(const RegisterKernel&) = delete;
 
  private:
+  RegisterKernel(std::string_view op, DispatchKey key, ErasedKernel kernel,
+                 const std::type_info& signature, const KernelLibrary* library);
+
   std::string op_;
   DispatchKey key_;
+  bool registered_;  // false: it clashed, and there is nothing of it to undo
 };
 
 // Marks `key` as skipped for `backend` (all backends if none) for one operator, or,

@@ -191,24 +191,12 @@ OperatorRegistry& OperatorRegistry::global() {
 
 namespace {
 
-std::string describe(const KernelLibrary& library) {
-  return "library '" + std::string(library.name) + "' (from " + std::string(library.source) + ")";
-}
-
 [[noreturn]] void throw_duplicate(std::string_view op, const KernelLibrary& first,
                                   const KernelLibrary& second) {
-  const bool same = first.name == second.name && first.source == second.source;
-  std::string message =
-      same ? "registered twice by " + describe(first) +
-                 " (is its register_<library>_kernels() called twice, or is the operator "
-                 "declared twice?)"
-           : "registered by two libraries: " + describe(first) + " and " + describe(second) +
-                 ". Operator names are global to a process: declare one library's operators "
-                 "in a namespace of its own (e.g. `func: my_ops::" +
-                 std::string(op.substr(op.find("::") == std::string_view::npos
-                                           ? 0 : op.find("::") + 2)) +
-                 "(...)` in its yaml), or link only one of them";
-  throw Error(std::move(message), {}, std::string(op));
+  throw Error(duplicate_operator_message(op, first, second,
+                                         "is its register_<library>_kernels() called twice, or "
+                                         "is the operator declared twice?"),
+              {}, std::string(op));
 }
 
 }  // namespace

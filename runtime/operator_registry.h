@@ -35,6 +35,7 @@
 
 #include "runtime/array_ref.h"
 #include "runtime/device.h"
+#include "runtime/kernel_library.h"
 #include "runtime/native_types.h"
 #include "runtime/scalar_type.h"
 #include "runtime/value.h"
@@ -163,12 +164,6 @@ using BoxedKernelFunction = void (*)(Stack& stack);
 struct Kernel {
   const FunctionSchema* schema;
   BoxedKernelFunction fn;
-};
-
-// Where a table of kernels comes from: the library's name and its yaml (for errors).
-struct KernelLibrary {
-  std::string_view name;    // "aten_cpu"
-  std::string_view source;  // "ops/native_functions.yaml"
 };
 
 class OperatorRegistry;

@@ -40,9 +40,11 @@ def test_every_schema_of_the_yaml_is_defined_in_the_dispatcher(tmp_path):
     cpp = (tmp_path / "out" / "Operators.cpp").read_text()
     schemas = [entry["func"] for entry in yaml.safe_load(DEMO_YAML.read_text())]
     assert len(schemas) == 4
+    # Each with the library that defines it, named by errors when two libraries clash.
+    assert 'constexpr ::sops::KernelLibrary kLibrary{"demo_ops", "ops.yaml"};' in cpp
     for schema in schemas:
         assert f'::sops::RegisterOperator define_' in cpp
-        assert f'("{schema}");' in cpp
+        assert f'("{schema}", kLibrary);' in cpp
 
 
 def test_bazel_action_output_is_byte_identical_to_a_fresh_run(tmp_path):

@@ -152,16 +152,51 @@ TEST(Dispatcher, KeyComesFromOptionsOrOptionalTensorsToo) {
   EXPECT_EQ(op2.call(sops::empty({1}, kMetaOptions), 1), "meta");
 }
 
-TEST(Dispatcher, DuplicateRegistrationIsAnError) {
-  RegisterKernel cpu("test_duplicate", DispatchKey::CPU, &cpu_kernel);
+// The message find() throws for `name`, or "" if it throws nothing.
+std::string find_error(const char* name) {
   try {
-    RegisterKernel again("test_duplicate", DispatchKey::CPU, &meta_kernel);
-    FAIL() << "no throw";
+    sops::Dispatcher::singleton().find(name);
   } catch (const sops::Error& e) {
-    EXPECT_STREQ(e.what(), "test_duplicate: a kernel for dispatch key CPU is registered twice");
+    return e.what();
   }
+  return "";
+}
+
+// A clash does not throw where it happens (at static initialization that would end the
+// process before main()): the first registration stays and find() reports it.
+TEST(Dispatcher, DuplicateRegistrationIsAnErrorWhenFound) {
+  RegisterKernel cpu("test_duplicate", DispatchKey::CPU, &cpu_kernel);
+  EXPECT_NO_THROW(RegisterKernel("test_duplicate", DispatchKey::CPU, &meta_kernel));
+  EXPECT_EQ(find_error("test_duplicate"),
+            "test_duplicate: a kernel for dispatch key CPU is registered twice");
+  EXPECT_THROW(sops::Dispatcher::singleton().try_find("test_duplicate"), sops::Error);
+
   RegisterOperator def("test_duplicate_def(Tensor self) -> Tensor");
-  EXPECT_THROW(RegisterOperator("test_duplicate_def(Tensor self) -> Tensor"), sops::Error);
+  EXPECT_NO_THROW(RegisterOperator("test_duplicate_def(Tensor self, int n) -> Tensor"));
+  EXPECT_EQ(find_error("test_duplicate_def"),
+            "test_duplicate_def: is defined twice: first as 'test_duplicate_def(Tensor self) -> "
+            "Tensor', then as 'test_duplicate_def(Tensor self, int n) -> Tensor'");
+}
+
+TEST(Dispatcher, AClashBetweenLibrariesNamesBoth) {
+  constexpr sops::KernelLibrary a{"lib_a", "a/ops.yaml"};
+  constexpr sops::KernelLibrary b{"lib_b", "b/ops.yaml"};
+  RegisterOperator def_a("test_clash(Tensor self) -> Tensor", a);
+  RegisterKernel cpu_a("test_clash", DispatchKey::CPU, &cpu_kernel, a);
+  RegisterOperator def_b("test_clash(Tensor self) -> Tensor", b);
+  RegisterKernel cpu_b("test_clash", DispatchKey::CPU, &meta_kernel, b);
+  EXPECT_EQ(find_error("test_clash"),
+            "test_clash: registered by two libraries: library 'lib_a' (from a/ops.yaml) and "
+            "library 'lib_b' (from b/ops.yaml). Operator names are global to a process: declare "
+            "one library's operators in a namespace of its own (e.g. `func: my_ops::test_clash(...)` "
+            "in its yaml), or link only one of them");
+
+  // One library's registrations made twice (linked twice).
+  RegisterKernel meta_a("test_clash_twice", DispatchKey::Meta, &meta_kernel, a);
+  RegisterKernel meta_a_again("test_clash_twice", DispatchKey::Meta, &meta_kernel, a);
+  EXPECT_EQ(find_error("test_clash_twice"),
+            "test_clash_twice: registered twice by library 'lib_a' (from a/ops.yaml) (is it linked "
+            "into the program twice, e.g. as a static and a shared library?)");
 }
 
 TEST(Dispatcher, SignatureMismatchIsAnError) {
@@ -169,7 +204,12 @@ TEST(Dispatcher, SignatureMismatchIsAnError) {
   auto handle = sops::Dispatcher::singleton().find("test_signature");
   EXPECT_THROW(handle.typed<std::string(const Tensor&)>(), sops::Error);
   EXPECT_NO_THROW(handle.typed<AddSig>());
-  EXPECT_THROW(RegisterKernel("test_signature", DispatchKey::Meta, &factory), sops::Error);
+  // A kernel of another signature is not installed (a call through a handle typed for
+  // the first would be undefined), and the operator reports it from then on.
+  RegisterKernel meta("test_signature", DispatchKey::Meta, &factory);
+  EXPECT_FALSE(handle.has_kernel(DispatchKey::Meta));
+  EXPECT_NE(find_error("test_signature").find("kernel for Meta has signature"), std::string::npos)
+      << find_error("test_signature");
 }
 
 TEST(Dispatcher, ListsOperatorsSorted) {
