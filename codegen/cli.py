@@ -7,6 +7,8 @@
                                 [--static-dispatch] [--selected-ops SET.json ...
                                 [--kernel-symbols NM.txt] [--selection-report FILE]]
                                 [--sources-only]
+    python3 -m codegen check-kernels FILE [the library options of generate]
+                                --include-prefix P --kernel-symbols NM.txt [--stamp FILE]
 
 `generate` writes exactly the files that the Bazel rule declares (codegen/outputs.bzl)
 into DIR; they include each other as `P/Functions.h` (P: DIR's last component unless
@@ -19,6 +21,9 @@ define and register only the selected operators and those their code calls (read
 `nm -A -C` of the kernels' objects, --kernel-symbols); headers still declare all
 (codegen/selective/selector.py). --sources-only writes no headers (a selective build
 uses the full library's).
+`check-kernels` reads `nm -A -C` of the kernels' objects and reports, at its yaml line,
+every kernel and meta function the generated code calls that none of them defines
+(codegen/kernel_check.py): the Bazel rule runs it when the library is built.
 
 Diagnostics go to stderr as `FILE:LINE:COL: error: ...` with a hint line; the exit
 status is 1 when there is any error, 2 for a bad command line (or an internal error,
@@ -59,20 +64,25 @@ def _parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("signatures", help="print what the front end knows about every function")
     common(sp)
     sp.add_argument("--json", action="store_true", required=True, help="print JSON (the only format)")
+    def library(sp: argparse.ArgumentParser) -> None:
+        common(sp)
+        sp.add_argument("--namespace", required=True, help="C++ namespace of the generated code, e.g. my::ops")
+        sp.add_argument("--backends", default="CPU",
+                        help="comma-separated backend dispatch keys whose kernels are registered "
+                             f"(default CPU; the runtime has {', '.join(RUNTIME_BACKENDS)})")
+        sp.add_argument("--shards", type=int, default=1, metavar="N",
+                        help="registration files per dispatch key (default 1)")
+        sp.add_argument("--static-dispatch", action="store_true",
+                        help="register nothing: Functions.h's functions call the kernel of their "
+                             "arguments' backend directly (no dispatcher is linked)")
+        sp.add_argument("--source-label", metavar="NAME",
+                        help="how generated comments and errors name FILE (default: FILE as given)")
+
     sp = sub.add_parser("generate", help="check FILE, then write the C++ of its operator library")
-    common(sp)
-    sp.add_argument("--namespace", required=True, help="C++ namespace of the generated code, e.g. my::ops")
-    sp.add_argument("--backends", default="CPU",
-                    help="comma-separated backend dispatch keys whose kernels are registered "
-                         f"(default CPU; the runtime has {', '.join(RUNTIME_BACKENDS)})")
+    library(sp)
     sp.add_argument("--output-dir", required=True, metavar="DIR", help="where the files are written")
     sp.add_argument("--include-prefix", metavar="P",
                     help="how the files include each other: P/Functions.h (default: DIR's last component)")
-    sp.add_argument("--shards", type=int, default=1, metavar="N",
-                    help="registration files per dispatch key (default 1)")
-    sp.add_argument("--static-dispatch", action="store_true",
-                    help="register nothing: Functions.h's functions call the kernel of their "
-                         "arguments' backend directly (no dispatcher is linked)")
     sp.add_argument("--selected-ops", nargs="+", default=None, metavar="SET",
                     help="operator-set files (JSON, from the operator_set rule): generate only these "
                          "operators and what their code calls")
@@ -81,8 +91,13 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--selection-report", metavar="FILE",
                     help="write each generated operator and why it is kept to FILE")
     sp.add_argument("--sources-only", action="store_true", help="write the .cpp files only")
-    sp.add_argument("--source-label", metavar="NAME",
-                    help="how generated comments name FILE (default: FILE as given)")
+    sp = sub.add_parser("check-kernels",
+                        help="check that the kernels' objects define every kernel and meta function "
+                             "the library's generated code calls")
+    library(sp)
+    sp.add_argument("--include-prefix", required=True, metavar="P", help="the generated headers' prefix")
+    sp.add_argument("--kernel-symbols", required=True, metavar="FILE", help="`nm -A -C` of the kernels' objects")
+    sp.add_argument("--stamp", metavar="FILE", help="written when every definition is found (for Bazel)")
     return p
 
 
@@ -119,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         os.chdir(user_dir)
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.command == "generate":
+    if args.command in ("generate", "check-kernels"):
         problem = _generate_options_problem(args)
         if problem:
             parser.error(problem)
@@ -135,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _generate_options_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the options of `generate`, or None."""
+    """What is wrong with the options of `generate` (or `check-kernels`), or None."""
     backends = [b for b in args.backends.split(",") if b]
     unknown = [b for b in backends if b not in RUNTIME_BACKENDS]
     if unknown or not backends:
@@ -192,6 +207,31 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_kernels(parsed: NativeYaml, args: argparse.Namespace) -> int:
+    from codegen.dest.library import build_library
+    from codegen.kernel_check import format_missing, missing_definitions, needed_definitions
+    from codegen.selective.kernel_symbols import KernelSymbols
+
+    try:
+        with open(args.kernel_symbols, encoding="utf-8", errors="replace") as f:
+            symbols = KernelSymbols(f.read())
+    except OSError as e:
+        print(f"{args.kernel_symbols}:1:1: error: cannot read the kernels' symbols: {e.strerror}", file=sys.stderr)
+        return 1
+    lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards,
+                        static_dispatch=args.static_dispatch)
+    missing = missing_definitions(lib, args.include_prefix, symbols)
+    if missing:
+        label = args.source_label or args.file
+        print(format_missing(missing, label, args.include_prefix), file=sys.stderr)
+        print(f"{label}: {_count(len(missing), 'declared kernel')} without a definition", file=sys.stderr)
+        return 1
+    if args.stamp:
+        with open(args.stamp, "w", encoding="utf-8") as f:
+            f.write(f"{_count(len(needed_definitions(lib, args.include_prefix)), 'definition')} found\n")
+    return 0
+
+
 def _backends_without_kernels(parsed: NativeYaml, backends: tuple[str, ...]) -> str | None:
     """What is wrong when some of `backends` have no kernel in the file (their generated
     registrations would be empty and the kernels files the user wrote for them would not
@@ -222,6 +262,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "generate":
         return _generate(parsed, args)
+    if args.command == "check-kernels":
+        return _check_kernels(parsed, args)
     from codegen.signatures import records
 
     json.dump(records(parsed), sys.stdout, indent=1, sort_keys=True)

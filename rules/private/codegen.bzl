@@ -1,9 +1,10 @@
 """The generator action: one run of `//codegen:opgen generate` per library, every output declared."""
 
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
 load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
 load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
+load(":symbols.bzl", "kernel_libraries", "read_symbols")
 
 def generated_files(backends, shards):
     """(name, is_header) of every generated file, as codegen/outputs.bzl lists them."""
@@ -44,14 +45,14 @@ StructuredOpsSourcesInfo = provider(
     },
 )
 
-def _generator_args(ctx, info, output_dir, static_dispatch):
-    """The arguments of `opgen generate` for a library described by `info` (a struct with
-    StructuredOpsSourcesInfo's yaml, tags_yaml, library, cpp_namespace, backends, shards),
-    and the inputs they name."""
+def generator_args(ctx, info, output_dir, static_dispatch, command = "generate"):
+    """The arguments of `opgen <command>` (generate, or check-kernels: no output_dir) for a
+    library described by `info` (a struct with StructuredOpsSourcesInfo's yaml, tags_yaml,
+    library, cpp_namespace, backends, shards), and the inputs they name."""
     args = ctx.actions.args()
     args.use_param_file("@%s", use_always = True)
     args.set_param_file_format("multiline")
-    args.add("generate")
+    args.add(command)
     args.add(info.yaml)
     args.add("--source-label", info.yaml.short_path)
     inputs = [info.yaml]
@@ -62,18 +63,19 @@ def _generator_args(ctx, info, output_dir, static_dispatch):
     args.add("--include-prefix", info.library)
     args.add_joined("--backends", info.backends, join_with = ",")
     args.add("--shards", str(info.shards))
-    args.add("--output-dir", output_dir)
+    if output_dir:
+        args.add("--output-dir", output_dir)
     if static_dispatch:
         args.add("--static-dispatch")
     return args, inputs
 
-def _run_generator(ctx, args, inputs, outputs, progress_message):
+def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "StructuredOpsGen"):
     ctx.actions.run(
         executable = ctx.executable._generator,
         arguments = [args],
         inputs = inputs,
         outputs = outputs,
-        mnemonic = "StructuredOpsGen",
+        mnemonic = mnemonic,
         progress_message = progress_message,
         env = {"PYTHONHASHSEED": "0"},
     )
@@ -97,9 +99,9 @@ def _structured_ops_codegen_impl(ctx):
         backends = ctx.attr.backends,
         shards = ctx.attr.shards,
     )
-    args, inputs = _generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)
+    args, inputs = generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)
 
-    _run_generator(ctx, args, inputs, outputs, "Generating operators of %{label} from " + ctx.file.yaml.short_path)
+    run_generator(ctx, args, inputs, outputs, "Generating operators of %{label} from " + ctx.file.yaml.short_path)
     return [
         DefaultInfo(files = depset(outputs)),
         OutputGroupInfo(
@@ -162,28 +164,16 @@ structured_ops_codegen = rule(
     },
 )
 
-def _kernel_archives(target):
-    """The static libraries that `target` (a cc_library of kernels) itself builds."""
-    archives = []
-    for linker_input in target[CcInfo].linking_context.linker_inputs.to_list():
-        if linker_input.owner != target.label:
-            continue
-        for lib in linker_input.libraries:
-            archive = lib.static_library or lib.pic_static_library
-            if archive:
-                archives.append(archive)
-    return archives
-
 def _selected_sources_impl(ctx):
     info = ctx.attr.library_codegen[StructuredOpsSourcesInfo]
     sources = [
         ctx.actions.declare_file("%s/%s" % (ctx.label.name, n))
         for n in generated_sources(info.backends, info.shards)
     ]
-    args, inputs = _generator_args(ctx, info, sources[0].dirname, ctx.attr.static_dispatch)
+    args, inputs = generator_args(ctx, info, sources[0].dirname, ctx.attr.static_dispatch)
     args.add("--sources-only")
     if not ctx.attr.selected_ops:  # every operator
-        _run_generator(ctx, args, inputs, sources, "Generating the operators of %{label}")
+        run_generator(ctx, args, inputs, sources, "Generating the operators of %{label}")
         return [DefaultInfo(files = depset(sources)), _library_info(ctx, info)]
     sets = depset(transitive = [t[SelectedOperatorsInfo].files for t in ctx.attr.selected_ops])
     if not sets.to_list():
@@ -194,21 +184,13 @@ def _selected_sources_impl(ctx):
     args.add_all("--selected-ops", sets)
 
     # Which operators the kernels' code calls: the linker's view of their objects.
-    archives = _kernel_archives(ctx.attr.kernels)
+    archives, _ = kernel_libraries(ctx.attr.kernels)
     symbols = ctx.actions.declare_file(ctx.label.name + ".kernel_symbols.txt")
-    cc_toolchain = find_cpp_toolchain(ctx)
-    ctx.actions.run_shell(
-        command = '"$1" -A -C "${@:3}" > "$2"',
-        arguments = [cc_toolchain.nm_executable, symbols.path] + [a.path for a in archives],
-        inputs = depset(archives, transitive = [cc_toolchain.all_files]),
-        outputs = [symbols],
-        mnemonic = "StructuredOpsKernelSymbols",
-        progress_message = "Reading which operators the kernels of %{label} call",
-    )
+    read_symbols(ctx, archives, [], symbols, "Reading which operators the kernels of %{label} call")
     args.add("--kernel-symbols", symbols)
 
     inputs = depset(inputs + [symbols], transitive = [sets])
-    _run_generator(ctx, args, inputs, sources + [report], "Generating the selected operators of %{label}")
+    run_generator(ctx, args, inputs, sources + [report], "Generating the selected operators of %{label}")
     return [
         DefaultInfo(files = depset(sources)),
         OutputGroupInfo(report = depset([report]), kernel_symbols = depset([symbols])),

@@ -2,6 +2,7 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load(":codegen.bzl", "structured_ops_codegen", "structured_ops_selected_sources")
+load(":kernel_check.bzl", "structured_ops_kernel_check")
 
 def structured_ops_library(
         name,
@@ -13,6 +14,7 @@ def structured_ops_library(
         shards = 1,
         static_dispatch = False,
         selected_ops = None,
+        check_kernels = True,
         deps = [],
         visibility = None,
         **kwargs):
@@ -25,9 +27,15 @@ def structured_ops_library(
     (what kernel authors implement), `"<name>/UnboxingFunctions.h"` (the boxed kernels,
     registered by `<cpp_namespace>::register_<name>_kernels()`), wherever the package is.
 
+    Building `name` fails, at the yaml line of each, when a kernel or meta function the
+    yaml declares is defined by no object of `srcs` and `deps` (a validation action,
+    `<name>_kernel_check`; `check_kernels = False` turns it off), instead of an undefined
+    reference when something links it.
+
     Targets made besides `name`: `<name>_codegen` (the generator's run),
     `<name>_kernels` (the cc_library of `srcs` with the generated headers; it registers
-    nothing, so a binary links only the kernels something calls) and, with
+    nothing, so a binary links only the kernels something calls), `<name>_kernel_check`
+    and, with
     `selected_ops`, `<name>_selected` (the generated sources of the selection; its
     output group `report` says why each operator is kept).
 
@@ -57,6 +65,10 @@ def structured_ops_library(
         off the kernels' objects). Headers still declare every operator. A selected
         operator the yaml does not declare fails the build, listing every such operator.
         An empty list selects every operator.
+      check_kernels: fail the build when a declared kernel or meta function has no
+        definition in `srcs` or `deps` (read off their objects with `nm`). Turn it off only
+        for a library whose kernels come from elsewhere when a program is linked, or one
+        that is compiled and never linked.
       deps: more cc_library dependencies of the kernels.
       visibility: visibility of the cc_library.
       **kwargs: passed to the cc_library (copts, tags, target_compatible_with, ...).
@@ -95,6 +107,19 @@ def structured_ops_library(
         visibility = visibility,
         **kwargs
     )
+    checks = []
+    if check_kernels:
+        structured_ops_kernel_check(
+            name = name + "_kernel_check",
+            kernels = kernels,
+            library_codegen = codegen,
+            static_dispatch = static_dispatch,
+            tags = kwargs.get("tags"),
+            target_compatible_with = kwargs.get("target_compatible_with"),
+            testonly = kwargs.get("testonly"),
+            visibility = ["//visibility:private"],
+        )
+        checks.append(":%s_kernel_check" % name)
     sources = [":%s_sources" % name]
     if selected_ops != None:
         structured_ops_selected_sources(
@@ -114,7 +139,7 @@ def structured_ops_library(
         # Kernels register themselves from static initializers: keep every object. With
         # static dispatch nothing registers, and what is called is linked as it is used.
         alwayslink = not static_dispatch,
-        deps = [":" + kernels],
+        deps = [":" + kernels] + checks,
         visibility = visibility,
         **kwargs
     )
