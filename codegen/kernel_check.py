@@ -4,10 +4,10 @@ that declares it, when the library itself is built, instead of an undefined refe
 with no file or line when something links it (`opgen check-kernels`, run by the Bazel
 rule on `nm -A -C` of the kernels' archives).
 
-Only names are compared, not signatures: a structured kernel defined with the wrong
-parameters does not compile (SOPS_IMPL_FUNC / SOPS_META_FUNC define members of
-generated classes); a plain kernel with the wrong parameters passes here and fails to
-link.
+Only names are compared, not signatures: a kernel defined with the wrong parameters
+does not compile (SOPS_IMPL_FUNC / SOPS_META_FUNC define members of generated classes,
+SOPS_KERNEL a function by its qualified name); one defined without SOPS_KERNEL passes
+here and fails to link.
 """
 
 from __future__ import annotations

@@ -26,6 +26,15 @@
 #define SOPS_META_FUNC(name) void structured_##name::meta
 #define SOPS_META_FUNC2(name, overload) void structured_##name##_##overload::meta
 #define SOPS_IMPL_FUNC(name) void structured_##name::impl
+// A plain (unstructured or composite) kernel of the default kernel namespace, defined
+// from the library's namespace by its qualified name, so that a definition whose
+// signature does not match NativeFunctions.h's declaration is a compile error naming
+// the kernel ("should have been declared inside 'my::ops::native'"), not a new
+// overload that fails to link:
+//   namespace my::ops {
+//   Tensor SOPS_KERNEL(relu)(const Tensor& self) { ... }
+//   }
+#define SOPS_KERNEL(name) native::name
 
 namespace sops {
 

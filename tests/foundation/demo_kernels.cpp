@@ -23,7 +23,12 @@ SOPS_IMPL_FUNC(add_out)(const Tensor& /*self*/, const Tensor& /*other*/, const S
   });
 }
 
-Tensor relu(const Tensor& self) {
+}  // namespace demo::ops::native
+
+namespace demo::ops {
+
+// A plain kernel, defined by its qualified name (a mismatch does not compile).
+Tensor SOPS_KERNEL(relu)(const Tensor& self) {
   auto iter = ::sops::TensorIterator::unary_op(Tensor(), self);
   SOPS_DISPATCH_ALL_TYPES(self.scalar_type(), "relu", [&] {
     ::sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x > scalar_t(0) ? x : scalar_t(0); });
@@ -31,4 +36,4 @@ Tensor relu(const Tensor& self) {
   return iter.output(0);
 }
 
-}  // namespace demo::ops::native
+}  // namespace demo::ops
