@@ -10,7 +10,9 @@
   pruned to a selection.
 - StructuredOpsSourcesInfo: what a library's generator run wrote, and how.
 
-Each rule, macro and provider documents its arguments or fields where it is defined.
+Each rule, macro and provider documents its arguments or fields where it is defined;
+docs/rules.md gathers them into one page (tools/docs/rules_doc.py writes it, and
+//tests/tools:rules_doc_test fails when it is stale or an argument has no doc).
 """
 
 load("//rules/private:codegen.bzl", _StructuredOpsSourcesInfo = "StructuredOpsSourcesInfo")

@@ -35,9 +35,8 @@ def structured_ops_library(
     Targets made besides `name`: `<name>_codegen` (the generator's run),
     `<name>_kernels` (the cc_library of `srcs` with the generated headers; it registers
     nothing, so a binary links only the kernels something calls), `<name>_kernel_check`
-    and, with
-    `selected_ops`, `<name>_selected` (the generated sources of the selection; its
-    output group `report` says why each operator is kept).
+    and, with `selected_ops`, `<name>_selected` (the generated sources of the selection;
+    its output group `report` says why each operator is kept).
 
     Args:
       name: name of the cc_library; also the include prefix of the generated headers.
