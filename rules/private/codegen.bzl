@@ -4,7 +4,7 @@ load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
 load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
 load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
-load(":symbols.bzl", "kernel_libraries", "read_symbols")
+load(":symbols.bzl", "NM_ATTRS", "kernel_libraries", "read_symbols")
 
 def generated_files(backends, shards):
     """(name, is_header) of every generated file, as codegen/outputs.bzl lists them."""
@@ -30,6 +30,15 @@ def generated_headers(backends):
 
 def generated_sources(backends, shards):
     return [n for n, header in generated_files(backends, shards) if not header]
+
+# The generator, for the rules that run it.
+GENERATOR_ATTRS = {
+    "_generator": attr.label(
+        default = Label("//codegen:opgen"),
+        executable = True,
+        cfg = "exec",
+    ),
+}
 
 StructuredOpsSourcesInfo = provider(
     doc = "The C++ sources that the generator wrote for one operator library, and how.",
@@ -123,7 +132,7 @@ def _structured_ops_codegen_impl(ctx):
 structured_ops_codegen = rule(
     implementation = _structured_ops_codegen_impl,
     doc = "Runs the structured_ops generator over one native_functions.yaml.",
-    attrs = {
+    attrs = GENERATOR_ATTRS | {
         "backends": attr.string_list(
             default = ["CPU"],
             doc = "Backend dispatch keys whose kernels the library registers (e.g. CPU, CUDA).",
@@ -155,11 +164,6 @@ structured_ops_codegen = rule(
             mandatory = True,
             allow_single_file = [".yaml", ".yml"],
             doc = "The native_functions.yaml that declares the operators.",
-        ),
-        "_generator": attr.label(
-            default = Label("//codegen:opgen"),
-            executable = True,
-            cfg = "exec",
         ),
     },
 )
@@ -220,7 +224,7 @@ structured_ops_selected_sources = rule(
     implementation = _selected_sources_impl,
     doc = "The sources of an operator library, generated for a selection of its operators " +
           "(codegen/selective/selector.py); its headers stay the full library's.",
-    attrs = {
+    attrs = GENERATOR_ATTRS | NM_ATTRS | {
         "kernels": attr.label(
             mandatory = True,
             providers = [CcInfo],
@@ -237,12 +241,6 @@ structured_ops_selected_sources = rule(
                   "empty: every operator.",
         ),
         "static_dispatch": attr.bool(default = True),
-        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
-        "_generator": attr.label(
-            default = Label("//codegen:opgen"),
-            executable = True,
-            cfg = "exec",
-        ),
     },
     toolchains = use_cpp_toolchain(),
 )

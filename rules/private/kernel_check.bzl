@@ -4,8 +4,8 @@ missing kernel instead of a binary failing to link later with no file or line.""
 
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
-load(":codegen.bzl", "StructuredOpsSourcesInfo", "generator_args", "run_generator")
-load(":symbols.bzl", "kernel_libraries", "read_symbols")
+load(":codegen.bzl", "GENERATOR_ATTRS", "StructuredOpsSourcesInfo", "generator_args", "run_generator")
+load(":symbols.bzl", "NM_ATTRS", "kernel_libraries", "read_symbols")
 
 def _kernel_check_impl(ctx):
     info = ctx.attr.library_codegen[StructuredOpsSourcesInfo]
@@ -34,7 +34,7 @@ structured_ops_kernel_check = rule(
     implementation = _kernel_check_impl,
     doc = "Fails the build, at each yaml line, when no object of `kernels` (or of what it " +
           "links) defines a kernel or meta function that the library's generated code calls.",
-    attrs = {
+    attrs = GENERATOR_ATTRS | NM_ATTRS | {
         "kernels": attr.label(
             mandatory = True,
             providers = [CcInfo],
@@ -46,12 +46,6 @@ structured_ops_kernel_check = rule(
             doc = "The library's generator target (structured_ops_codegen).",
         ),
         "static_dispatch": attr.bool(default = False),
-        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
-        "_generator": attr.label(
-            default = Label("//codegen:opgen"),
-            executable = True,
-            cfg = "exec",
-        ),
     },
     toolchains = use_cpp_toolchain(),
 )

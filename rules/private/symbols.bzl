@@ -3,6 +3,11 @@
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
 
+# The C++ toolchain, for the rules that read symbols (with `toolchains = use_cpp_toolchain()`).
+NM_ATTRS = {
+    "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
+}
+
 def kernel_libraries(target, transitive = False):
     """The static archives that `target` (a cc_library) builds itself, or with `transitive`
     those of everything it links, and (transitive only) the shared libraries that come
