@@ -31,14 +31,22 @@ def generated_headers(backends):
 def generated_sources(backends, shards):
     return [n for n, header in generated_files(backends, shards) if not header]
 
-# The generator, for the rules that run it.
+# The generator, for the rules that run it (with `toolchains = [PYTHON_TOOLCHAIN]`): its
+# sources and the pinned wheels it imports (MODULE.bazel).
 GENERATOR_ATTRS = {
     "_generator": attr.label(
-        default = Label("//codegen:opgen"),
-        executable = True,
-        cfg = "exec",
+        default = Label("//codegen:action_main.py"),
+        allow_single_file = True,
     ),
+    "_generator_srcs": attr.label(default = Label("//codegen")),
+    "_wheels": attr.label_list(default = [
+        Label("@pypi_jinja2//:files"),
+        Label("@pypi_markupsafe//:files"),
+        Label("@pypi_pyyaml//:files"),
+    ]),
 }
+
+PYTHON_TOOLCHAIN = "@bazel_tools//tools/python:toolchain_type"
 
 StructuredOpsSourcesInfo = provider(
     doc = "The C++ sources that the generator wrote for one operator library, and how.",
@@ -79,10 +87,25 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     return args, inputs
 
 def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "StructuredOpsGen"):
+    """Runs the generator hermetically: the module's Python toolchain without site-packages
+    (`-S -E`), importing only the generator's sources and the pinned wheels."""
+    runtime = ctx.toolchains[PYTHON_TOOLCHAIN].py3_runtime
+    main = ctx.file._generator
+    roots = [main.dirname.rpartition("/")[0] or "."]  # the directory holding codegen/
+    roots += [w.label.workspace_root for w in ctx.attr._wheels]
+    launcher = ctx.actions.args()
+    launcher.add_all(["-S", "-E", "-B", main])
+    launcher.add_all(roots)
+    launcher.add("--")
+    files = [ctx.attr._generator_srcs[DefaultInfo].default_runfiles.files]
+    files += [w[DefaultInfo].files for w in ctx.attr._wheels]
+    if runtime.files:
+        files.append(runtime.files)
     ctx.actions.run(
-        executable = ctx.executable._generator,
-        arguments = [args],
-        inputs = inputs,
+        executable = runtime.interpreter.path if runtime.interpreter else runtime.interpreter_path,
+        arguments = [launcher, args],
+        inputs = depset(transitive = files + [inputs if type(inputs) == "depset" else depset(inputs)]),
+        tools = [runtime.interpreter] if runtime.interpreter else [],
         outputs = outputs,
         mnemonic = mnemonic,
         progress_message = progress_message,
@@ -166,6 +189,7 @@ structured_ops_codegen = rule(
             doc = "The native_functions.yaml that declares the operators.",
         ),
     },
+    toolchains = [PYTHON_TOOLCHAIN],
 )
 
 def _selected_sources_impl(ctx):
@@ -242,5 +266,5 @@ structured_ops_selected_sources = rule(
         ),
         "static_dispatch": attr.bool(default = True),
     },
-    toolchains = use_cpp_toolchain(),
+    toolchains = use_cpp_toolchain() + [PYTHON_TOOLCHAIN],
 )

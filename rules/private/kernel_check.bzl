@@ -4,7 +4,7 @@ missing kernel instead of a binary failing to link later with no file or line.""
 
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
-load(":codegen.bzl", "GENERATOR_ATTRS", "StructuredOpsSourcesInfo", "generator_args", "run_generator")
+load(":codegen.bzl", "GENERATOR_ATTRS", "PYTHON_TOOLCHAIN", "StructuredOpsSourcesInfo", "generator_args", "run_generator")
 load(":symbols.bzl", "NM_ATTRS", "kernel_libraries", "read_symbols")
 
 def _kernel_check_impl(ctx):
@@ -47,5 +47,5 @@ structured_ops_kernel_check = rule(
         ),
         "static_dispatch": attr.bool(default = False),
     },
-    toolchains = use_cpp_toolchain(),
+    toolchains = use_cpp_toolchain() + [PYTHON_TOOLCHAIN],
 )
