@@ -194,8 +194,8 @@ bool Dispatcher::define(std::string_view schema, const KernelLibrary* library) {
   OperatorEntry& entry = entry_locked(name);
   if (!entry.schema_.empty()) {
     entry.mark_clash(entry.definer_, library,
-               "is defined twice: first as '" + entry.schema_ + "', then as '" +
-                   std::string(schema) + "'");
+                     "is defined twice: first as '" + entry.schema_ + "', then as '" +
+                         std::string(schema) + "'");
     return false;
   }
   entry.schema_ = std::string(schema);
@@ -218,16 +218,17 @@ bool Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedK
   const auto k = static_cast<std::size_t>(key);
   if (entry.kernels_[k] != nullptr) {
     entry.mark_clash(entry.kernel_libraries_[k], library,
-               "a kernel for dispatch key " + std::string(to_string(key)) + " is registered twice");
+                     "a kernel for dispatch key " + std::string(to_string(key)) +
+                         " is registered twice");
     return false;
   }
   if (entry.signature_ != nullptr && *entry.signature_ != signature) {
     const KernelLibrary* first = entry.definer_;
     for (const KernelLibrary* l : entry.kernel_libraries_) first = first != nullptr ? first : l;
     entry.mark_clash(first, library,
-               "kernel for " + std::string(to_string(key)) + " has signature " +
-                   detail::demangle(signature) + ", but the operator's kernels have " +
-                   detail::demangle(*entry.signature_));
+                     "kernel for " + std::string(to_string(key)) + " has signature " +
+                         detail::demangle(signature) + ", but the operator's kernels have " +
+                         detail::demangle(*entry.signature_));
     return false;
   }
   entry.signature_ = &signature;

@@ -10,7 +10,8 @@
 namespace my::ops {
 
 std::tuple<Tensor, Tensor> SOPS_KERNEL(min_max)(const Tensor& self) {
-  SOPS_CHECK_ARG(self.numel() > 0, "self", "expected a non-empty tensor: an empty one has no minimum");
+  SOPS_CHECK_ARG(self.numel() > 0, "self",
+                 "expected a non-empty tensor: an empty one has no minimum");
   Tensor min = sops::empty({}, self.options());
   Tensor max = sops::empty({}, self.options());
   SOPS_DISPATCH_ALL_TYPES(self.scalar_type(), "min_max", [&] {

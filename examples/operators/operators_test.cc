@@ -52,13 +52,16 @@ const sops::TensorOptions kMeta = sops::TensorOptions().device(sops::kMeta);
 
 int main() {
   namespace ops = my::ops;
+  using Floats = std::vector<float>;
+  using Sizes = std::vector<int64_t>;
   const sops::Tensor a = tensor({2, 3}, {1, 2, 3, 4, 5, 6});
   const sops::Tensor row = tensor({3}, {10, 20, 30});
 
   // 1. Elementwise: a + 0.5 * row, broadcast over a's rows.
-  const std::vector<float> expected = {6, 12, 18, 9, 15, 21};
+  const Floats expected = {6, 12, 18, 9, 15, 21};
   expect(values(ops::scaled_add(a, row, 0.5)) == expected, "scaled_add: functional, broadcast");
-  expect(values(ops::cpu::scaled_add(a, row, 0.5)) == expected, "scaled_add: static CPU entry point");
+  expect(values(ops::cpu::scaled_add(a, row, 0.5)) == expected,
+         "scaled_add: static CPU entry point");
   sops::Tensor out = sops::empty({2, 3});
   ops::scaled_add_out(out, a, row, 0.5);
   expect(values(out) == expected, "scaled_add_out");
@@ -68,34 +71,38 @@ int main() {
   ops::scaled_add_(inplace, row, 0.5);
   expect(values(inplace) == expected, "scaled_add_: inplace");
   const sops::Tensor ints = tensor<int64_t>({3}, {1, 2, 3});
-  expect(ops::scaled_add(ints, row).scalar_type() == sops::ScalarType::Float, "scaled_add: int64 + float32 is float32");
-  expect(sizes(ops::scaled_add(sops::empty({4, 1, 3}, kMeta), sops::empty({2, 3}, kMeta))) ==
-             std::vector<int64_t>{4, 2, 3}, "scaled_add: Meta shapes");
-  expect(error_of([&] { ops::scaled_add(a, tensor({2}, {1, 2})); }).find("scaled_add") != std::string::npos,
+  expect(ops::scaled_add(ints, row).scalar_type() == sops::ScalarType::Float,
+         "scaled_add: int64 + float32 is float32");
+  const sops::Tensor meta_sum =
+      ops::scaled_add(sops::empty({4, 1, 3}, kMeta), sops::empty({2, 3}, kMeta));
+  expect(sizes(meta_sum) == Sizes{4, 2, 3}, "scaled_add: Meta shapes");
+  const std::string mismatch = error_of([&] { ops::scaled_add(a, tensor({2}, {1, 2})); });
+  expect(mismatch.find("scaled_add") != std::string::npos,
          "scaled_add: shapes that do not broadcast are an error naming the operator");
 
   // 2. Reduction: [[1,2,3],[4,5,6]] squared, summed.
-  expect(values(ops::sum_of_squares(a, {1})) == std::vector<float>{14, 77}, "sum_of_squares over dim 1");
-  expect(sizes(ops::sum_of_squares(a, {1}, true)) == std::vector<int64_t>{2, 1}, "sum_of_squares keepdim");
-  expect(values(ops::sum_of_squares(a, {-2})) == std::vector<float>{17, 29, 45}, "sum_of_squares over dim -2");
-  expect(values(ops::sum_of_squares(a, {})) == std::vector<float>{91}, "sum_of_squares over every dim");
+  expect(values(ops::sum_of_squares(a, {1})) == Floats{14, 77}, "sum_of_squares over dim 1");
+  expect(sizes(ops::sum_of_squares(a, {1}, true)) == Sizes{2, 1}, "sum_of_squares keepdim");
+  expect(values(ops::sum_of_squares(a, {-2})) == Floats{17, 29, 45}, "sum_of_squares over dim -2");
+  expect(values(ops::sum_of_squares(a, {})) == Floats{91}, "sum_of_squares over every dim");
   sops::Tensor transposed = sops::empty_strided({3, 2}, {1, 3});  // a.t()
   for (int i = 0; i < 6; ++i) transposed.data_ptr<float>()[i] = static_cast<float>(i + 1);
-  expect(values(ops::sum_of_squares(transposed, {0})) == std::vector<float>{14, 77},
+  expect(values(ops::sum_of_squares(transposed, {0})) == Floats{14, 77},
          "sum_of_squares of a transposed (non-contiguous) tensor");
   sops::Tensor sums = sops::empty({2});
   ops::sum_of_squares_out(sums, a, {1});
-  expect(values(sums) == std::vector<float>{14, 77}, "sum_of_squares_out");
-  expect(sizes(ops::sum_of_squares(sops::empty({5, 7}, kMeta), {0})) == std::vector<int64_t>{7},
+  expect(values(sums) == Floats{14, 77}, "sum_of_squares_out");
+  expect(sizes(ops::sum_of_squares(sops::empty({5, 7}, kMeta), {0})) == Sizes{7},
          "sum_of_squares: Meta shapes");
   expect(error_of([&] { ops::sum_of_squares(a, {1, -1}); }) ==
              "sum_of_squares.dim: argument 'dim': dimension 1 appears more than once",
          "sum_of_squares: a repeated dim is an error naming the operator and argument");
 
   // 3. Composite: sum over dim 1 of (a - row)^2.
-  expect(values(ops::squared_distance(a, row, 1)) == std::vector<float>{1134, 837}, "squared_distance");
+  expect(values(ops::squared_distance(a, row, 1)) == Floats{1134, 837}, "squared_distance");
   expect(sizes(ops::squared_distance(sops::empty({4, 3}, kMeta), sops::empty({3}, kMeta), 1)) ==
-             std::vector<int64_t>{4}, "squared_distance on Meta tensors");
+             Sizes{4},
+         "squared_distance on Meta tensors");
 
   // 4. Tuple return.
   const auto [lo, hi] = ops::min_max(tensor({4}, {3, -1, 7, 2}));
@@ -107,14 +114,15 @@ int main() {
   // 5. Inplace, unstructured.
   sops::Tensor x = tensor({4}, {-2, 0.5, 3, 1});
   sops::Tensor& same = ops::clip_(x, 0, 1);
-  expect(&same == &x && values(x) == std::vector<float>{0, 0.5, 1, 1}, "clip_ writes into self and returns it");
+  expect(&same == &x && values(x) == Floats{0, 0.5, 1, 1}, "clip_ writes into self and returns it");
   expect(error_of([&] { ops::clip_(x, 1, 0); }).find("expected low <= high") != std::string::npos,
          "clip_: low > high is an error");
 
   // 6. Factory.
-  expect(values(ops::ramp(4)) == std::vector<float>{0, 1, 2, 3}, "ramp: float32 by default");
+  expect(values(ops::ramp(4)) == Floats{0, 1, 2, 3}, "ramp: float32 by default");
   const sops::Tensor longs = ops::ramp(3, sops::ScalarType::Long);
-  expect(longs.scalar_type() == sops::ScalarType::Long && values<int64_t>(longs) == std::vector<int64_t>{0, 1, 2},
+  expect(longs.scalar_type() == sops::ScalarType::Long &&
+             values<int64_t>(longs) == std::vector<int64_t>{0, 1, 2},
          "ramp with dtype");
 
   std::printf("%s\n", failures == 0 ? "all passed" : "FAILED");

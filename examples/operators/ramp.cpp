@@ -7,8 +7,9 @@
 
 namespace my::ops {
 
-Tensor SOPS_KERNEL(ramp)(int64_t n, std::optional<ScalarType> dtype, std::optional<Layout> /*layout*/,
-                         std::optional<Device> /*device*/, std::optional<bool> /*pin_memory*/) {
+Tensor SOPS_KERNEL(ramp)(int64_t n, std::optional<ScalarType> dtype,
+                         std::optional<Layout> /*layout*/, std::optional<Device> /*device*/,
+                         std::optional<bool> /*pin_memory*/) {
   SOPS_CHECK_ARG(n >= 0, "n", "expected a non-negative length, got ", n);
   Tensor out = sops::empty({n}, sops::TensorOptions(dtype.value_or(ScalarType::Float)));
   SOPS_DISPATCH_ALL_TYPES(out.scalar_type(), "ramp", [&] {
