@@ -222,14 +222,11 @@ SOPS_IMPL_FUNC(amin_out)(const Tensor& self, IntArrayRef dim, bool keepdim, cons
 SOPS_IMPL_FUNC(any_out)(const Tensor& self, int64_t dim, bool keepdim, const Tensor& out) {
   const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << ops_util::wrap_dim(dim, self.dim());
   const cpu_reduce::ReducePlan plan = make_reduce_plan(self, mask, out, keepdim);
+  // A bool and a uint8 out (PyTorch's out for uint8 input) hold the result alike, one
+  // byte of 0 or 1: one reduction per input dtype writes either.
+  auto* const result = static_cast<uint8_t*>(out.data_ptr());
   SOPS_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "any", [&] {
-    using In = scalar_t;
-    if (out.scalar_type() == ScalarType::Byte) {
-      run_reduction(plan, self.const_data_ptr<In>(), out.data_ptr<uint8_t>(),
-                    AnyReducer<In, uint8_t>{});
-    } else {
-      run_reduction(plan, self.const_data_ptr<In>(), out.data_ptr<bool>(), AnyReducer<In, bool>{});
-    }
+    run_reduction(plan, self.const_data_ptr<scalar_t>(), result, AnyReducer<scalar_t, uint8_t>{});
   });
 }
 
