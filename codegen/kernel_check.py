@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.api import structured
 from codegen.dest.library import Library
 from codegen.model.entry import NativeFunction
-from codegen.selective.kernel_symbols import KernelSymbols
 
 
 @dataclass(frozen=True)
@@ -30,7 +28,7 @@ class Needed:
     definition: str  # what to write: `SOPS_IMPL_FUNC(add_out)(...) { ... }`
 
 
-def needed_definitions(lib: Library, include_prefix: str) -> list[Needed]:
+def needed_definitions(lib: Library) -> list[Needed]:
     """What the library's wrappers call of hand-written code, once each, in yaml order."""
     found: dict[str, Needed] = {}
 
@@ -48,16 +46,12 @@ def needed_definitions(lib: Library, include_prefix: str) -> list[Needed]:
             name = group.functional.func.name
             macro = (f"SOPS_META_FUNC2({name.name}, {name.overload_name})" if name.overload_name
                      else f"SOPS_META_FUNC({name.name})")
-            need(f"::{lib.namespace}::meta::{structured.meta_name(group)}::meta", out,
+            need(f"{w.body.meta_struct}::meta", out,
                  f"the meta function of {out.key}", f"`{macro}(...) {{ ... }}`")
         elif w.kind == "kernel":
             need(w.body.kernel, w.function, f"the {w.key} kernel of {w.op}",
                  f"`{w.body.kernel.lstrip(':')}(...) {{ ... }}`")
     return sorted(found.values(), key=lambda n: (n.declared_by.source.line, n.name))
-
-
-def missing_definitions(lib: Library, include_prefix: str, symbols: KernelSymbols) -> list[Needed]:
-    return [n for n in needed_definitions(lib, include_prefix) if not symbols.objects_defining(n.name)]
 
 
 def format_missing(missing: list[Needed], source_label: str, include_prefix: str) -> str:

@@ -269,7 +269,7 @@ def unboxed_operator(f: NativeFunction, namespace: str) -> UnboxedOperator:
     ns = func.name.effective_namespace
     name = str(func.name.name)
     overload = func.name.overload_name
-    full_name = f"{ns}::{name}" + (f".{overload}" if overload else "")
+    full_name = func.name.full_name()
     lines += [f"constexpr ::sops::FunctionSchema {function}_schema{{",
               f"    {_cpp_string(full_name)}, {_cpp_string(ns)}, {_cpp_string(name)}, {_cpp_string(overload)},",
               f"    {function + '_arguments' if flat else '{}'}, {function + '_returns' if returns else '{}'}}};"]

@@ -23,6 +23,7 @@ from codegen.dest.library import (
     fresh,
     kernel_namespace,
 )
+from codegen.model.entry import NativeFunction
 
 COMPOSITE = "Composite"  # one family of registration files for both composite keys
 TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "outputs.bzl")
@@ -185,11 +186,16 @@ def _static_entries(w) -> list[FunctionEntry]:
             for e in _cpp_function_entries(w.function)]
 
 
+def _api_functions(lib: Library, out: OutputFile) -> list[NativeFunction]:
+    """The functions of the dispatcher API in `out`, by key: a header declares all, a
+    source defines the selected ones."""
+    return sorted(lib.functions if out.header else lib.needed_functions, key=lambda f: f.key)
+
+
 def functions_context(lib: Library, out: OutputFile) -> dict:
     if lib.static_dispatch:
         return _static_dispatch_functions_context(lib, out)
-    needed = lib.functions if out.header else lib.needed_functions  # declared all, defined as selected
-    functions = [e for f in sorted(needed, key=lambda f: f.key) for e in _cpp_function_entries(f)]
+    functions = [e for f in _api_functions(lib, out) for e in _cpp_function_entries(f)]
     return {"functions": functions, "namespace_suffix": "", "static_dispatch": False,
             "title": "The dispatcher API: one function per operator (out= ones twice)."}
 
@@ -216,7 +222,7 @@ def _device_bindings(bindings) -> tuple[str, ...]:
 def _static_dispatch_functions_context(lib: Library, out: OutputFile) -> dict:
     switches = []
     declared: dict[str, list[FunctionEntry]] = {}  # fallback keys' entry points to declare
-    for f in sorted(lib.functions if out.header else lib.needed_functions, key=lambda f: f.key):
+    for f in _api_functions(lib, out):
         # The backends of this library, and Meta: tensors of any other backend cannot
         # reach a kernel here (no other library is reachable without a dispatcher).
         targets = [(k, lib.static_target(f, k)) for k in lib.static_keys]
@@ -273,7 +279,8 @@ def register_context(lib: Library, out: OutputFile) -> dict:
 def unboxing_context(lib: Library, out: OutputFile) -> dict:
     boxed, skipped = lib.boxed_operators
     if not out.header and lib.selection is not None:  # the header declares them all
-        boxed = [op for op in boxed if op.full_name in lib.registered_names]
+        registered = lib.registered_names
+        boxed = [op for op in boxed if op.full_name in registered]
         skipped = [(op, why) for op, why in skipped if op in lib.selection.registered]
     if out.shard is not None:
         boxed = [op for op in boxed if lib.shard_of_name(op.full_name) == out.shard]

@@ -43,7 +43,7 @@ from codegen.model.dispatch import (
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
 from codegen.model.schema import FUNCTIONAL, INPLACE, MUTABLE, OUT
-from codegen.selective.selector import Selection, full_name
+from codegen.selective.selector import Selection
 
 # What autogen kernels copy with (runtime/autogen_support.h).
 COPY_SCHEMA = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"
@@ -81,6 +81,7 @@ class StructuredWrapper:
     name: str  # the wrapper function's name
     class_name: str  # the final class
     parent: str  # the class it derives from: an impl struct, or the meta struct for Meta/Common
+    meta_struct: str  # the group's meta struct, `::ns::meta::structured_<op>`
     outputs: list[str]  # names of the outputs (out= or written arguments), for messages
     n_returns: int
     meta_args: list[str]
@@ -236,7 +237,7 @@ class Library:
     @property
     def registered_names(self) -> frozenset[str]:
         """The full names (`aten::add.Tensor`) of the operators with boxed kernels."""
-        return frozenset(full_name(f) for f in self.functions if self.registers(f))
+        return frozenset(f.func.name.full_name() for f in self.functions if self.registers(f))
 
     @property
     def structured_groups(self) -> list[NativeFunctionsGroup]:
@@ -496,7 +497,8 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
     body = StructuredWrapper(
         function=f, role=role, key=key, name=_wrapper_name(key, f),
         # One final class per wrapper, named after it: unique as the wrappers are.
-        class_name=f"structured_{f.func.name.unambiguous_name()}_{key}", parent=parent, outputs=outputs,
+        class_name=f"structured_{f.func.name.unambiguous_name()}_{key}", parent=parent,
+        meta_struct=meta_struct, outputs=outputs,
         n_returns=len(f.func.returns), meta_args=meta_args, impl_args=impl_args,
         redispatch=redispatch)
     return _wrapper(body, f, key, var)

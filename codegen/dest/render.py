@@ -45,7 +45,9 @@ class Renderer:
         self._contexts: dict[tuple, dict] = {}
 
     def render(self, out: files.OutputFile) -> str:
-        key = (out.context, out.key, out.family, out.shard, out.header)
+        # Headers declare every operator, sources define the selected ones: the two differ
+        # only in a selective build.
+        key = (out.context, out.key, out.family, out.shard, out.header and self.lib.selection is not None)
         context = self._contexts.get(key)
         if context is None:
             context = self._contexts[key] = files.CONTEXTS[out.context](self.lib, out)

@@ -227,6 +227,10 @@ class OperatorName:
         """`name.overload` (what torchgen prints)."""
         return f"{self.name}.{self.overload_name}" if self.overload_name else str(self.name)
 
+    def full_name(self) -> str:
+        """How operator sets, the registry and models name it: `aten::add.Tensor`, `aten::relu`."""
+        return f"{self.effective_namespace}::{self.unqualified()}"
+
     def display(self) -> str:
         """The operator's key: `name.overload`, with `ns::` in front unless the namespace is aten."""
         if self.effective_namespace == DEFAULT_NAMESPACE:

@@ -3,7 +3,7 @@ the hand-written kernels and meta functions they call (read off the objects)."""
 
 from __future__ import annotations
 
-from codegen.api import dispatcher, structured
+from codegen.api import dispatcher
 from codegen.dest.library import Library
 from codegen.selective.kernel_symbols import KernelSymbols
 
@@ -30,8 +30,7 @@ def calls_of_operators(lib: Library, symbols: KernelSymbols | None):
         refs = kernels.setdefault(w.op, set())
         if w.kind == "structured":
             refs.add(body.parent)
-            group = lib.group_of(w.function)
-            refs.add(f"::{lib.namespace}::meta::{structured.meta_name(group)}")
+            refs.add(body.meta_struct)
             if body.redispatch is not None:
                 names.add(body.redispatch.function)
         elif w.kind == "kernel":

@@ -23,10 +23,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from codegen.dest.library import DISPATCH_KEYS
+
 # `archive.a:member.o:0000000000000040 T ns::f(int)` or `... U ns::g()`; the object part
 # may itself hold colons (archive:member).
 _LINE = re.compile(r"^(?P<object>.*?):\s*[0-9a-fA-F]*\s+(?P<type>[A-Za-z?-])\s(?P<symbol>.+)$")
-_STATIC_KEYS = ("cpu", "cuda", "meta", "common", "compositeexplicitautograd", "compositeimplicitautograd")
+_STATIC_KEYS = tuple(k.lower() for k in DISPATCH_KEYS)  # the namespaces of static entry points
 
 
 def qualified_name(symbol: str) -> str:
@@ -41,8 +43,21 @@ class ObjectSymbols:
     undefined: set[str]
 
 
+class SymbolsError(Exception):
+    """The symbols file cannot be read."""
+
+
 class KernelSymbols:
     """The objects of a library's kernels and the operator calls reachable from each."""
+
+    @classmethod
+    def read(cls, path: str) -> KernelSymbols:
+        """From a file of `nm -A -C` output."""
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return cls(f.read())
+        except OSError as e:
+            raise SymbolsError(f"cannot read the kernels' symbols {path}: {e.strerror}") from None
 
     def __init__(self, nm_output: str) -> None:
         self.objects: dict[str, ObjectSymbols] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from codegen.dest.library import Library
 from codegen.selective.calls import calls_of_operators
-from codegen.selective.kernel_symbols import KernelSymbols
+from codegen.selective.kernel_symbols import KernelSymbols, SymbolsError
 from codegen.selective.selector import Selection, SelectionError, close, read_requests, resolve
 
 __all__ = ["SelectionError", "selection_of"]
@@ -13,11 +13,8 @@ __all__ = ["SelectionError", "selection_of"]
 
 def selection_of(lib: Library, set_files: list[str], symbols_file: str | None) -> Selection:
     registered = resolve(read_requests(set_files), lib.functions)
-    symbols = None
-    if symbols_file is not None:
-        try:
-            with open(symbols_file, encoding="utf-8", errors="replace") as f:
-                symbols = KernelSymbols(f.read())
-        except OSError as e:
-            raise SelectionError(f"cannot read the kernels' symbols {symbols_file}: {e.strerror}") from None
+    try:
+        symbols = KernelSymbols.read(symbols_file) if symbols_file is not None else None
+    except SymbolsError as e:
+        raise SelectionError(str(e)) from None
     return close(registered, calls_of_operators(lib, symbols))

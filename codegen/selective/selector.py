@@ -47,13 +47,6 @@ class Request:
     origin: str
 
 
-def full_name(f: NativeFunction) -> str:
-    """How operator sets, the registry and models name f: `aten::add.Tensor`, `aten::relu`."""
-    name = f.func.name
-    overload = name.overload_name
-    return f"{name.effective_namespace}::{name.name}" + (f".{overload}" if overload else "")
-
-
 def read_requests(paths: list[str]) -> list[Request]:
     """The requests of every operator-set file, in order."""
     requests = []
@@ -80,10 +73,10 @@ class Selection:
 
     def report(self, functions: list[NativeFunction]) -> str:
         """One line per kept operator, saying why (the build's selection report)."""
-        names = {f.key: full_name(f) for f in functions}
+        names = {f.key: f.func.name.full_name() for f in functions}
         lines = [f"# {len(self.registered)} operators requested, {len(self.needed)} generated "
                  f"(of {len(functions)} declared)"]
-        for f in sorted(functions, key=full_name):
+        for f in sorted(functions, key=lambda f: names[f.key]):
             if f.key in self.needed:
                 how, what = self.why[f.key]
                 lines.append(f"{names[f.key]}: {how} {names.get(what, what)}")
@@ -92,7 +85,7 @@ class Selection:
 
 def resolve(requests: list[Request], functions: list[NativeFunction]) -> dict[str, str]:
     """op key -> the origin of its request; SelectionError listing every bad name."""
-    by_name = {full_name(f): f for f in functions}
+    by_name = {f.func.name.full_name(): f for f in functions}
     overloads: dict[str, list[NativeFunction]] = {}
     for f in functions:
         overloads.setdefault(f"{f.func.name.effective_namespace}::{f.func.name.name}", []).append(f)
@@ -141,7 +134,7 @@ def _near(name: str, by_name: dict, overloads: dict) -> str | None:
     another namespace."""
     base = name.split(".", 1)[0]
     if base in overloads:
-        return ", ".join(sorted(full_name(f) for f in overloads[base])[:4])
+        return ", ".join(sorted(f.func.name.full_name() for f in overloads[base])[:4])
     short = name.split("::", 1)[-1]
     same = sorted(n for n in by_name if n.split("::", 1)[-1] == short)
     return ", ".join(same[:2]) or None

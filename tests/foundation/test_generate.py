@@ -43,7 +43,7 @@ def test_every_schema_of_the_yaml_is_defined_in_the_dispatcher(tmp_path):
     # Each with the library that defines it, named by errors when two libraries clash.
     assert 'constexpr ::sops::KernelLibrary kLibrary{"demo_ops", "ops.yaml"};' in cpp
     for schema in schemas:
-        assert f'::sops::RegisterOperator define_' in cpp
+        assert '::sops::RegisterOperator define_' in cpp
         assert f'("{schema}", kLibrary);' in cpp
 
 
