@@ -1,10 +1,7 @@
 """The generator action: one run of `//codegen:opgen generate` per library, every output declared."""
 
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
-load("@rules_cc//cc:defs.bzl", "CcInfo")
 load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
 load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
-load(":symbols.bzl", "NM_ATTRS", "kernel_libraries", "read_symbols")
 
 def generated_files(backends, shards):
     """(name, is_header) of every generated file, as codegen/outputs.bzl lists them."""
@@ -202,7 +199,7 @@ def _selected_sources_impl(ctx):
     args.add("--sources-only")
     if not ctx.attr.selected_ops:  # every operator
         run_generator(ctx, args, inputs, sources, "Generating the operators of %{label}")
-        return [DefaultInfo(files = depset(sources)), _library_info(ctx, info)]
+        return [DefaultInfo(files = depset(sources)), _library_info(info)]
     sets = depset(transitive = [t[SelectedOperatorsInfo].files for t in ctx.attr.selected_ops])
     if not sets.to_list():
         fail("selected_ops of %s: no operator_set was found in %s, nor along their deps and data" %
@@ -212,9 +209,7 @@ def _selected_sources_impl(ctx):
     args.add_all("--selected-ops", sets)
 
     # Which operators the kernels' code calls: the linker's view of their objects.
-    archives, _ = kernel_libraries(ctx.attr.kernels)
-    symbols = ctx.actions.declare_file(ctx.label.name + ".kernel_symbols.txt")
-    read_symbols(ctx, archives, [], symbols, "Reading which operators the kernels of %{label} call")
+    symbols = ctx.file.kernel_symbols
     args.add("--kernel-symbols", symbols)
 
     inputs = depset(inputs + [symbols], transitive = [sets])
@@ -222,37 +217,34 @@ def _selected_sources_impl(ctx):
     return [
         DefaultInfo(files = depset(sources)),
         OutputGroupInfo(report = depset([report]), kernel_symbols = depset([symbols])),
-        _library_info(ctx, info),
+        _library_info(info),
     ]
 
 SelectedLibraryInfo = provider(
     doc = "How a selective build's sources call into their library (for a generated main).",
     fields = {
         "library": "string: the library's include prefix (`aten_cpu`).",
-        "cpp_namespace": "string: its C++ namespace (`sops::aten`).",
         "register_function": "string: the qualified name of the call that registers its boxed kernels.",
-        "static_dispatch": "bool: whether the sources register nothing with the dispatcher.",
     },
 )
 
-def _library_info(ctx, info):
+def _library_info(info):
     identifier = "".join([c if c.isalnum() else "_" for c in info.library.elems()])
     return SelectedLibraryInfo(
         library = info.library,
-        cpp_namespace = info.cpp_namespace,
         register_function = "::%s::register_%s_kernels" % (info.cpp_namespace, identifier),
-        static_dispatch = ctx.attr.static_dispatch,
     )
 
 structured_ops_selected_sources = rule(
     implementation = _selected_sources_impl,
     doc = "The sources of an operator library, generated for a selection of its operators " +
           "(codegen/selective/selector.py); its headers stay the full library's.",
-    attrs = GENERATOR_ATTRS | NM_ATTRS | {
-        "kernels": attr.label(
+    attrs = GENERATOR_ATTRS | {
+        "kernel_symbols": attr.label(
             mandatory = True,
-            providers = [CcInfo],
-            doc = "The cc_library of the library's kernels and meta functions (its objects are read).",
+            allow_single_file = True,
+            doc = "The symbols of the library's kernels (structured_ops_kernel_symbols): " +
+                  "which operators their code calls.",
         ),
         "library_codegen": attr.label(
             mandatory = True,
@@ -266,5 +258,5 @@ structured_ops_selected_sources = rule(
         ),
         "static_dispatch": attr.bool(default = True),
     },
-    toolchains = use_cpp_toolchain() + [PYTHON_TOOLCHAIN],
+    toolchains = [PYTHON_TOOLCHAIN],
 )

@@ -3,6 +3,7 @@
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load(":codegen.bzl", "structured_ops_codegen", "structured_ops_selected_sources")
 load(":kernel_check.bzl", "structured_ops_kernel_check")
+load(":symbols.bzl", "structured_ops_kernel_symbols")
 
 def structured_ops_library(
         name,
@@ -34,7 +35,8 @@ def structured_ops_library(
 
     Targets made besides `name`: `<name>_codegen` (the generator's run),
     `<name>_kernels` (the cc_library of `srcs` with the generated headers; it registers
-    nothing, so a binary links only the kernels something calls), `<name>_kernel_check`
+    nothing, so a binary links only the kernels something calls), `<name>_kernel_symbols`
+    (`nm` of the kernels, read by the check and by selective builds), `<name>_kernel_check`
     and, with `selected_ops`, `<name>_selected` (the generated sources of the selection;
     its output group `report` says why each operator is kept).
 
@@ -72,6 +74,9 @@ def structured_ops_library(
       visibility: visibility of the cc_library.
       **kwargs: passed to the cc_library (copts, tags, target_compatible_with, ...).
     """
+    # What the library's own targets share of the cc_library's arguments: skipped, tagged
+    # and restricted like it (e.g. CUDA-only ones), test-only like it.
+    common = {k: kwargs[k] for k in ("tags", "target_compatible_with", "testonly") if k in kwargs}
     codegen = name + "_codegen"
     structured_ops_codegen(
         name = codegen,
@@ -82,10 +87,8 @@ def structured_ops_library(
         shards = shards,
         static_dispatch = static_dispatch,
         cpp_namespace = cpp_namespace or name,
-        # Skipped, tagged and restricted like the library itself (e.g. CUDA-only ones).
-        tags = kwargs.get("tags"),
-        target_compatible_with = kwargs.get("target_compatible_with"),
         visibility = visibility,
+        **common
     )
     for group in ["headers", "sources"]:
         native.filegroup(
@@ -93,6 +96,7 @@ def structured_ops_library(
             srcs = [codegen],
             output_group = group,
             visibility = ["//visibility:private"],
+            **common
         )
     kernels = name + "_kernels"
     cc_library(
@@ -106,17 +110,22 @@ def structured_ops_library(
         visibility = visibility,
         **kwargs
     )
+    # Read once, by the kernel check and by every selective build of the library.
+    structured_ops_kernel_symbols(
+        name = name + "_kernel_symbols",
+        kernels = kernels,
+        visibility = visibility,
+        **common
+    )
     checks = []
     if check_kernels:
         structured_ops_kernel_check(
             name = name + "_kernel_check",
-            kernels = kernels,
+            kernel_symbols = name + "_kernel_symbols",
             library_codegen = codegen,
             static_dispatch = static_dispatch,
-            tags = kwargs.get("tags"),
-            target_compatible_with = kwargs.get("target_compatible_with"),
-            testonly = kwargs.get("testonly"),
             visibility = ["//visibility:private"],
+            **common
         )
         checks.append(":%s_kernel_check" % name)
     sources = [":%s_sources" % name]
@@ -124,12 +133,11 @@ def structured_ops_library(
         structured_ops_selected_sources(
             name = name + "_selected",
             library_codegen = codegen,
-            kernels = kernels,
+            kernel_symbols = name + "_kernel_symbols",
             selected_ops = selected_ops,
             static_dispatch = static_dispatch,
-            tags = kwargs.get("tags"),
-            target_compatible_with = kwargs.get("target_compatible_with"),
             visibility = visibility,
+            **common
         )
         sources = [":%s_selected" % name]
     cc_library(

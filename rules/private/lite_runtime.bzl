@@ -54,7 +54,7 @@ def lite_runtime_binary(
     structured_ops_selected_sources(
         name = name + "_selected",
         library_codegen = library.same_package_label(library.name + "_codegen"),
-        kernels = kernels,
+        kernel_symbols = library.same_package_label(library.name + "_kernel_symbols"),
         selected_ops = selected_ops,
         static_dispatch = static_dispatch,
         tags = tags,

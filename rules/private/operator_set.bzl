@@ -112,24 +112,18 @@ SelectedOperatorsInfo = provider(
     fields = {
         "files": "depset of File: the operator-set files (OperatorSetInfo.files) of every " +
                  "operator_set found under the target, along `deps` and `data`.",
-        "labels": "depset of Label: those operator_sets.",
     },
 )
 
 def _collect(target, ctx):
-    files, labels = [], []
+    files = []
     if OperatorSetInfo in target:
         files.append(target[OperatorSetInfo].files)
-        labels.append(target[OperatorSetInfo].labels)
     for attr_name in ("deps", "data"):
         for dep in getattr(ctx.rule.attr, attr_name, None) or []:
             if type(dep) == "Target" and SelectedOperatorsInfo in dep:
                 files.append(dep[SelectedOperatorsInfo].files)
-                labels.append(dep[SelectedOperatorsInfo].labels)
-    return [SelectedOperatorsInfo(
-        files = depset(transitive = files),
-        labels = depset(transitive = labels),
-    )]
+    return [SelectedOperatorsInfo(files = depset(transitive = files))]
 
 selective_ops_aspect = aspect(
     implementation = _collect,

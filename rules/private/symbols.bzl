@@ -1,32 +1,26 @@
-"""The symbols of a library's kernels, read with the C++ toolchain's `nm -A -C`."""
+"""The symbols of a library's kernels, read once with the C++ toolchain's `nm -A -C`: the
+kernel check and every selective build of the library read the same file."""
 
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
 
-# The C++ toolchain, for the rules that read symbols (with `toolchains = use_cpp_toolchain()`).
+# The C++ toolchain, for the rules that run its tools (with `toolchains = use_cpp_toolchain()`).
 NM_ATTRS = {
     "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
 }
 
-def kernel_libraries(target, transitive = False):
-    """The static archives that `target` (a cc_library) builds itself, or with `transitive`
-    those of everything it links, and (transitive only) the shared libraries that come
-    without an archive. Returns (archives, shared)."""
+def _kernel_symbols_impl(ctx):
+    # The static archives of everything the kernels link (their deps included: kernels
+    # may live there), and the shared libraries that come without an archive.
     archives, shared = [], []
-    for linker_input in target[CcInfo].linking_context.linker_inputs.to_list():
-        if not transitive and linker_input.owner != target.label:
-            continue
+    for linker_input in ctx.attr.kernels[CcInfo].linking_context.linker_inputs.to_list():
         for lib in linker_input.libraries:
             archive = lib.static_library or lib.pic_static_library
             if archive:
                 archives.append(archive)
-            elif transitive and lib.dynamic_library:
+            elif lib.dynamic_library:
                 shared.append(lib.dynamic_library)
-    return archives, shared
-
-def read_symbols(ctx, archives, shared, output, progress_message):
-    """One action: `nm -A -C` of each archive and `nm -A -C -D` of each shared library,
-    into `output` (empty when there is nothing to read)."""
+    output = ctx.actions.declare_file(ctx.label.name + ".txt")
     cc_toolchain = find_cpp_toolchain(ctx)
     args = ctx.actions.args()
     args.add(cc_toolchain.nm_executable)
@@ -41,5 +35,19 @@ def read_symbols(ctx, archives, shared, output, progress_message):
         inputs = depset(archives + shared, transitive = [cc_toolchain.all_files]),
         outputs = [output],
         mnemonic = "StructuredOpsKernelSymbols",
-        progress_message = progress_message,
+        progress_message = "Reading the symbols of the kernels of %{label}",
     )
+    return [DefaultInfo(files = depset([output]))]
+
+structured_ops_kernel_symbols = rule(
+    implementation = _kernel_symbols_impl,
+    doc = "`nm -A -C` of a library's kernels and of everything they link, in one file.",
+    attrs = NM_ATTRS | {
+        "kernels": attr.label(
+            mandatory = True,
+            providers = [CcInfo],
+            doc = "The cc_library of the library's kernels and meta functions.",
+        ),
+    },
+    toolchains = use_cpp_toolchain(),
+)

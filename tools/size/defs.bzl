@@ -2,6 +2,7 @@
 each operator costs (tools/size/size_report.py)."""
 
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("//rules/private:symbols.bzl", "NM_ATTRS")
 
 def _size_report_impl(ctx):
     cc_toolchain = find_cpp_toolchain(ctx)
@@ -38,11 +39,10 @@ def _size_report_impl(ctx):
 lite_runtime_size_report = rule(
     implementation = _size_report_impl,
     doc = "`tools/bazel run --config=mobile //ops:size_report` prints the report; `build` writes it.",
-    attrs = {
+    attrs = NM_ATTRS | {
         "full": attr.label(mandatory = True, doc = "A lite_runtime_binary of every operator."),
         "mobile": attr.label(mandatory = True, doc = "The pruned lite_runtime_binary."),
         "selection": attr.label(mandatory = True, doc = "The pruned binary's `<name>_selected` target."),
-        "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
         "_tool": attr.label(default = Label("//tools/size:size_report"), executable = True, cfg = "exec"),
     },
     executable = True,
