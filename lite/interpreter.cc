@@ -290,9 +290,10 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, const 
     const Tensor& t = slots[o.slot].to_tensor();
     // An output that is (a view of) a parameter is handed out as a copy: the parameter
     // lives in the model file's buffer, shared by every run.
-    bool aliases_constant = false;
-    for (const Tensor& c : constants_) aliases_constant = aliases_constant || t.is_alias_of(c);
-    outputs.push_back(aliases_constant && !meta ? contiguous_copy(t) : t);
+    const bool aliases_constant =
+        !meta && std::any_of(constants_.begin(), constants_.end(),
+                             [&](const Tensor& c) { return t.is_alias_of(c); });
+    outputs.push_back(aliases_constant ? contiguous_copy(t) : t);
   }
   return outputs;
 }

@@ -50,18 +50,20 @@ namespace detail {
 template <typename Traits, std::size_t I>
 using arg_t = std::tuple_element_t<I, typename Traits::arg_types>;
 
-// Whether the kernels' loops take many rows per call (TensorIteratorBase::for_each_2d):
-// not in size builds (SOPS_OPTIMIZE_SIZE), where one row at a time keeps each loop's code
-// smaller (8 KB over the mobile runtime's kernels) at the cost of a call per row.
+// Whether the loops built for speed alone are compiled: many rows per call
+// (TensorIteratorBase::for_each_2d), and runs with an input broadcast along them (stride
+// 0). Not in size builds (SOPS_OPTIMIZE_SIZE): one row at a time keeps each loop smaller
+// (8 KB over the mobile runtime's kernels) at the cost of a call per row, and broadcast
+// runs take the strided loop.
 #ifdef SOPS_OPTIMIZE_SIZE
-inline constexpr bool kRowLoops = false;
+inline constexpr bool kSpeedLoops = false;
 #else
-inline constexpr bool kRowLoops = true;
+inline constexpr bool kSpeedLoops = true;
 #endif
 
 // The loop of cpu_kernel and cpu_kernel_vec: `rows` runs of n elements, run r of operand
 // i from data[i] + r * outer[i] (TensorIteratorBase::loop2d_t); always one run where
-// !kRowLoops.
+// !kSpeedLoops.
 struct Runs {
   char** data;
   const int64_t* strides;
@@ -69,9 +71,9 @@ struct Runs {
   int64_t rows_;
   const int64_t* outer;
 
-  int64_t rows() const { return kRowLoops ? rows_ : 1; }
+  int64_t rows() const { return kSpeedLoops ? rows_ : 1; }
   char* at(std::size_t operand, int64_t row) const {
-    return kRowLoops ? data[operand] + row * outer[operand] : data[operand];
+    return kSpeedLoops ? data[operand] + row * outer[operand] : data[operand];
   }
 };
 
@@ -127,27 +129,19 @@ int unit_stride_pattern(const int64_t* strides, std::index_sequence<I...>) {
   return ok ? pattern : -1;
 }
 
-// Whether a loop specialized for inputs broadcast along the run (stride 0) is compiled:
-// not in size builds (SOPS_OPTIMIZE_SIZE), where such runs take the strided loop.
-#ifdef SOPS_OPTIMIZE_SIZE
-inline constexpr bool kBroadcastLoops = false;
-#else
-inline constexpr bool kBroadcastLoops = true;
-#endif
-
 template <typename Traits, typename Op, std::size_t... I>
 void cpu_loop_exact(const Runs& runs, Op& op, std::index_sequence<I...> is) {
   using R = typename Traits::result_type;
   switch (unit_stride_pattern<Traits>(runs.strides, is)) {
     case 0: unit_stride_loop<Traits, 0u>(runs, op, is); return;
     case 1:
-      if constexpr (kBroadcastLoops) {
+      if constexpr (kSpeedLoops) {
         unit_stride_loop<Traits, 1u>(runs, op, is);
         return;
       }
       break;
     case 2:
-      if constexpr (kBroadcastLoops && sizeof...(I) >= 2) {
+      if constexpr (kSpeedLoops && sizeof...(I) >= 2) {
         unit_stride_loop<Traits, 2u>(runs, op, is);
         return;
       }
@@ -259,13 +253,13 @@ void cpu_loop_vec(const Runs& runs, Op& op, VOp& vop, std::index_sequence<I...> 
   switch (unit_stride_pattern<Traits>(runs.strides, is)) {
     case 0: vec_unit_stride_loop<Traits, 0u>(runs, op, vop, is); return;
     case 1:
-      if constexpr (kBroadcastLoops) {
+      if constexpr (kSpeedLoops) {
         vec_unit_stride_loop<Traits, 1u>(runs, op, vop, is);
         return;
       }
       break;
     case 2:
-      if constexpr (kBroadcastLoops && sizeof...(I) >= 2) {
+      if constexpr (kSpeedLoops && sizeof...(I) >= 2) {
         vec_unit_stride_loop<Traits, 2u>(runs, op, vop, is);
         return;
       }
@@ -290,7 +284,7 @@ void for_each_maybe_parallel(const TensorIteratorBase& iter, Loop&& loop) {
   };
   const int64_t numel = iter.numel();
   if (numel < kGrainSize || get_num_threads() == 1 || in_parallel_region()) {
-    if constexpr (kRowLoops) {
+    if constexpr (kSpeedLoops) {
       iter.for_each_2d(loop2d);
     } else {
       iter.for_each(loop1d);
@@ -298,7 +292,7 @@ void for_each_maybe_parallel(const TensorIteratorBase& iter, Loop&& loop) {
     return;
   }
   parallel_for(0, numel, kGrainSize, [&](int64_t begin, int64_t end) {
-    if constexpr (kRowLoops) {
+    if constexpr (kSpeedLoops) {
       iter.serial_for_each_2d(loop2d, begin, end);
     } else {
       iter.serial_for_each(loop1d, begin, end);

@@ -223,9 +223,11 @@ bool Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedK
     return false;
   }
   if (entry.signature_ != nullptr && *entry.signature_ != signature) {
-    const KernelLibrary* first = entry.definer_;
-    for (const KernelLibrary* l : entry.kernel_libraries_) first = first != nullptr ? first : l;
-    entry.mark_clash(first, library,
+    // The library the operator's kernels came from: its definer, else any kernel's.
+    const auto& libs = entry.kernel_libraries_;
+    const auto any = std::find_if(libs.begin(), libs.end(), [](auto* l) { return l != nullptr; });
+    entry.mark_clash(entry.definer_ != nullptr ? entry.definer_ : (any != libs.end() ? *any : nullptr),
+                     library,
                      "kernel for " + std::string(to_string(key)) + " has signature " +
                          detail::demangle(signature) + ", but the operator's kernels have " +
                          detail::demangle(*entry.signature_));

@@ -93,7 +93,7 @@ void append_dtypes(std::string& message, uint32_t set) {
 }
 }  // namespace
 
-void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set, uint32_t built) {
+void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set) {
   std::string message;
   if (!name.empty()) {
     message += name;
@@ -104,7 +104,7 @@ void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set, 
   const bool left_out = t != ScalarType::Undefined && ((set >> static_cast<int>(t)) & 1u) != 0;
   if (left_out) {
     message += " was left out of this build by its dtype selection (built:";
-    append_dtypes(message, built);
+    append_dtypes(message, dtypes::built(set));
     message += "); add it to --//config:dtypes";
   } else {
     message += " is not supported (supported:";

@@ -100,8 +100,8 @@ constexpr uint32_t built(uint32_t set) {
 }  // namespace dtypes
 
 namespace detail {
-[[noreturn]] void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set,
-                                          uint32_t built);
+// `set`: the dtypes the kernel supports; those this build keeps are dtypes::built(set).
+[[noreturn]] void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set);
 }  // namespace detail
 
 template <uint32_t Set, typename F>
@@ -126,7 +126,7 @@ decltype(auto) visit_dtype(ScalarType t, std::string_view name, F&& f) {
     case ScalarType::Undefined:
       break;
   }
-  detail::throw_unsupported_dtype(t, name, Set, kBuilt);
+  detail::throw_unsupported_dtype(t, name, Set);
 }
 
 }  // namespace sops

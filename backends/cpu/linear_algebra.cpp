@@ -5,7 +5,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
@@ -152,7 +151,7 @@ bool bmm_shared_mat2(const Tensor& self, const Tensor& mat2, const Tensor& out) 
     return t.as_strided({t.size(0) * rows, t.size(2)}, {row_stride, t.stride(2)});
   };
   Tensor a = stacked(self);
-  if (!a.defined()) a = stacked(sops::aten::clone(self, MemoryFormat::Contiguous));
+  if (!a.defined()) a = stacked(cpu_util::contiguous_of(self));
   const Tensor w = mat2.as_strided({k, n}, {mat2.stride(1), mat2.stride(2)});
   Tensor c = stacked(out);
   if (c.defined()) {
@@ -161,8 +160,7 @@ bool bmm_shared_mat2(const Tensor& self, const Tensor& mat2, const Tensor& out) 
   }
   Tensor tmp = sops::empty({batch * m, n}, out.options());
   addmm_kernel(tmp, Tensor(), a, w, 0, 1, "bmm");
-  Tensor target = out;  // shares out's tensor
-  sops::aten::copy_(target, tmp.as_strided({batch, m, n}, {m * n, n, 1}));
+  cpu_util::copy_cast(out, tmp.as_strided({batch, m, n}, {m * n, n, 1}));
   return true;
 }
 

@@ -3,6 +3,7 @@
 // before main()), and a call of the operator they share is an error naming the
 // operator, both libraries and both yamls, with the fix. Their other operators work.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -11,26 +12,19 @@
 #include "demo_ops/Functions.h"
 #include "runtime/dispatcher.h"
 #include "runtime/tensor.h"
+#include "tests/runtime/test_util.h"
 
 namespace {
 
-sops::Tensor floats(const std::vector<float>& values) {
-  sops::Tensor t = sops::empty({static_cast<int64_t>(values.size())});
-  for (std::size_t i = 0; i < values.size(); ++i) t.data_ptr<float>()[i] = values[i];
-  return t;
+sops::Tensor floats(std::vector<float> values) {
+  const auto n = static_cast<int64_t>(values.size());
+  return sops::testing::make<float>(std::move(values), {n});
 }
 
-std::vector<float> elements(const sops::Tensor& t) {
-  return std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
-}
+std::vector<float> elements(const sops::Tensor& t) { return sops::testing::values<float>(t); }
 
 std::string error_of_relu(sops::Tensor (*relu)(const sops::Tensor&)) {
-  try {
-    relu(floats({-1, 1}));
-  } catch (const sops::Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return sops::testing::error_message([&] { relu(floats({-1, 1})); });
 }
 
 TEST(LibraryClash, CallingTheSharedOperatorNamesBothLibrariesAndYamls) {

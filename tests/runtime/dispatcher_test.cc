@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/device_guard.h"
+#include "tests/runtime/test_util.h"
 
 namespace {
 
@@ -152,14 +153,9 @@ TEST(Dispatcher, KeyComesFromOptionsOrOptionalTensorsToo) {
   EXPECT_EQ(op2.call(sops::empty({1}, kMetaOptions), 1), "meta");
 }
 
-// The message find() throws for `name`, or "" if it throws nothing.
+// The message find() throws for `name`.
 std::string find_error(const char* name) {
-  try {
-    sops::Dispatcher::singleton().find(name);
-  } catch (const sops::Error& e) {
-    return e.what();
-  }
-  return "";
+  return sops::testing::error_message([&] { sops::Dispatcher::singleton().find(name); });
 }
 
 // A clash does not throw where it happens (at static initialization that would end the

@@ -112,12 +112,12 @@ def test_malformed_names_fail_naming_the_line(tmp_path, line):
 
 def test_broken_sources_fail_with_one_line(tmp_path):
     (tmp_path / "broken.yaml").write_text("operators:\n  aten::relu: [\n")
-    _, r = operator_set(tmp_path, "broken", yaml=[tmp_path / "broken.yaml"])
-    assert r.returncode == 1 and "broken.yaml:" in r.stderr and "not valid YAML" in r.stderr
+    _, from_yaml = operator_set(tmp_path, "broken", yaml=[tmp_path / "broken.yaml"])
+    assert from_yaml.returncode == 1 and "broken.yaml:" in from_yaml.stderr and "not valid YAML" in from_yaml.stderr
     (tmp_path / "text.sopsm").write_text("not a model")
     _, r = operator_set(tmp_path, "text", models=[tmp_path / "text.sopsm"])
     assert r.returncode == 1 and "text.sopsm: not a lite model file" in r.stderr
-    for result in (r,):
+    for result in (from_yaml, r):
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
