@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
+import inspect
 import os
 import sys
 from dataclasses import dataclass, field
@@ -68,6 +70,7 @@ def _loads(tree: ast.Module) -> dict[str, tuple[str, str]]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def _parse(root: str, path: str) -> ast.Module:
     with open(os.path.join(root, path), encoding="utf-8") as f:
         return ast.parse(f.read(), filename=path)
@@ -87,9 +90,10 @@ def public_names(tree: ast.Module) -> list[tuple[str, str, str]]:
 def _docstring_args(doc: str) -> tuple[str, dict[str, str]]:
     """A Google-style docstring: (text before `Args:`, {argument: its doc})."""
     lines = doc.expandtabs().splitlines()
-    if "Args:" not in [line.strip() for line in lines]:
+    stripped = [line.strip() for line in lines]
+    if "Args:" not in stripped:
         return doc.strip(), {}
-    at = [line.strip() for line in lines].index("Args:")
+    at = stripped.index("Args:")
     summary = "\n".join(lines[:at]).strip()
     args: dict[str, list[str]] = {}
     indent = None
@@ -109,13 +113,6 @@ def _docstring_args(doc: str) -> tuple[str, dict[str, str]]:
         else:
             break
     return summary, {k: " ".join(v) for k, v in args.items()}
-
-
-def _dedent(doc: str) -> str:
-    lines = doc.splitlines()
-    rest = [line for line in lines[1:] if line.strip()]
-    cut = min((len(line) - len(line.lstrip()) for line in rest), default=0)
-    return "\n".join([lines[0].strip()] + [line[cut:] for line in lines[1:]]).strip() if lines else ""
 
 
 def _macro(public: str, path: str, fn: ast.FunctionDef) -> Entry:
@@ -144,7 +141,7 @@ def _call_entry(public: str, path: str, kind: str, call: ast.Call) -> Entry:
     kw = _keywords(call)
     if "doc" not in kw:
         raise DocError(f"{path}:{call.lineno}: {kind} `{public}` has no doc")
-    entry = Entry(public, kind, path, _dedent(_string(kw["doc"])))
+    entry = Entry(public, kind, path, inspect.cleandoc(_string(kw["doc"])))
     table = kw.get("fields" if kind == "provider" else "attrs")
     if table is None:
         return entry

@@ -40,9 +40,8 @@ class Graph:
     """The symbols of one binary and the references between them."""
 
     def __init__(self, binary: str, nm: str, objdump: str) -> None:
-        self.starts: list[int] = []
         self.symbols: list[tuple[int, int, str]] = []  # (start, size, demangled name)
-        for line in sorted(run(nm, "-S", "-C", "--defined-only", binary).splitlines()):
+        for line in run(nm, "-S", "-C", "--defined-only", binary).splitlines():
             m = _SYMBOL.match(line)
             if m and int(m[2], 16) > 0:
                 self.symbols.append((int(m[1], 16), int(m[2], 16), m[4]))
