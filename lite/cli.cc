@@ -41,15 +41,8 @@ constexpr const char* kUsage =
     "options:\n"
     "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n";
 
-class UsageError : public std::exception {
- public:
-  explicit UsageError(std::string message) : message_(std::move(message)) {}
-  const char* what() const noexcept override { return message_.c_str(); }
-
- private:
-  std::string message_;
-};
-
+// The command line, or what is wrong with it (`usage_error`: parse stops at the first
+// mistake, and the caller prints it with the usage).
 struct Options {
   std::string command;
   std::string model;
@@ -57,52 +50,56 @@ struct Options {
   std::string output_dir;
   std::string output_file;
   int threads = 0;
+  std::string usage_error;
 };
 
 Options parse(int argc, char** argv) {
   Options o;
-  std::vector<std::string_view> args(argv + 1, argv + argc);
-  auto value = [&](std::size_t& k) -> std::string {
-    if (k + 1 >= args.size()) throw UsageError(std::string(args[k]) + " needs a value");
-    return std::string(args[++k]);
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  auto wrong = [&o](std::string message) {
+    o.usage_error = std::move(message);
+    return o;
   };
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string_view a = args[k];
+    const bool takes_value = a == "--input" || a == "-i" || a == "--output-dir" || a == "-o" ||
+                             a == "--output" || a == "--threads";
+    if (takes_value && k + 1 >= args.size()) return wrong(std::string(a) + " needs a value");
     if (a == "--input" || a == "-i") {
-      o.inputs.push_back(value(k));
+      o.inputs.emplace_back(args[++k]);
     } else if (a == "--output-dir") {
-      o.output_dir = value(k);
+      o.output_dir = args[++k];
     } else if (a == "-o" || a == "--output") {
-      o.output_file = value(k);
+      o.output_file = args[++k];
     } else if (a == "--threads") {
-      const std::string v = value(k);
+      const std::string v(args[++k]);
       char* end = nullptr;
       const long n = std::strtol(v.c_str(), &end, 10);
       if (end == v.c_str() || *end != '\0' || n < 1 || n > 1024) {
-        throw UsageError("--threads needs a positive number, got '" + v + "'");
+        return wrong("--threads needs a positive number, got '" + v + "'");
       }
       o.threads = static_cast<int>(n);
     } else if (a == "-h" || a == "--help") {
       o.command = "help";
       return o;
     } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("unknown option " + std::string(a));
+      return wrong("unknown option " + std::string(a));
     } else if (o.command.empty()) {
       o.command = a;
     } else if (o.model.empty()) {
       o.model = a;
     } else {
-      throw UsageError("unexpected argument '" + std::string(a) + "'");
+      return wrong("unexpected argument '" + std::string(a) + "'");
     }
   }
-  if (o.command.empty()) throw UsageError("no command given");
+  if (o.command.empty()) return wrong("no command given");
   static const std::set<std::string> kCommands = {"run", "ops", "trace", "shapes"};
-  if (!kCommands.count(o.command)) throw UsageError("unknown command '" + o.command + "'");
-  if (o.model.empty()) throw UsageError(o.command + " needs a MODEL_FILE");
-  if (o.command == "run" && o.output_dir.empty()) throw UsageError("run needs --output-dir DIR");
-  if (o.command == "trace" && o.output_file.empty()) throw UsageError("trace needs -o FILE");
+  if (!kCommands.count(o.command)) return wrong("unknown command '" + o.command + "'");
+  if (o.model.empty()) return wrong(o.command + " needs a MODEL_FILE");
+  if (o.command == "run" && o.output_dir.empty()) return wrong("run needs --output-dir DIR");
+  if (o.command == "trace" && o.output_file.empty()) return wrong("trace needs -o FILE");
   if ((o.command == "run" || o.command == "trace") && o.inputs.empty()) {
-    throw UsageError(o.command + " needs the model's inputs (--input A.npy, one per input)");
+    return wrong(o.command + " needs the model's inputs (--input A.npy, one per input)");
   }
   return o;
 }
@@ -126,8 +123,18 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) throw Error(path + ": cannot write the file");
+  if (!out) raise(Error(path + ": cannot write the file"));
 }
+
+// "output 1 ('logits'): " before an error writing that output.
+struct OutputWhere {
+  std::size_t index;
+  const std::string& name;
+  static void describe(const void* data, std::string& out) {
+    const auto& w = *static_cast<const OutputWhere*>(data);
+    out += "output " + std::to_string(w.index) + " ('" + w.name + "'): ";
+  }
+};
 
 int run_command(const Options& o) {
   if (o.threads > 0) set_num_threads(o.threads);
@@ -159,34 +166,38 @@ int run_command(const Options& o) {
   const std::vector<Tensor> outputs = program.run(inputs);
   std::error_code ec;
   std::filesystem::create_directories(o.output_dir, ec);
-  if (ec) throw Error(o.output_dir + ": cannot create the output folder: " + ec.message());
+  if (ec) raise(Error(o.output_dir + ": cannot create the output folder: " + ec.message()));
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     const std::string path =
         (std::filesystem::path(o.output_dir) / ("out" + std::to_string(k) + ".npy")).string();
-    try {
-      write_npy(path, outputs[k]);
-    } catch (const Error& e) {
-      throw Error("output " + std::to_string(k) + " ('" + model->outputs[k].name + "'): " + e.what());
-    }
+    const OutputWhere where{k, model->outputs[k].name};
+    const PrefixScope scope(&OutputWhere::describe, &where);
+    write_npy(path, outputs[k]);
   }
   return 0;
 }
 
+#if !SOPS_EXCEPTIONS
+void print_fatal_error(const Error& error) {
+  std::cerr << "lite_runtime: error: " << error.what() << "\n";
+}
+#endif
+
 }  // namespace
 
-int run_cli(int argc, char** argv) {
-  Options options;
-  try {
-    options = parse(argc, argv);
-  } catch (const UsageError& e) {
-    std::cerr << "lite_runtime: error: " << e.what() << "\n\n" << kUsage;
+int run_cli(int argc, char** argv, void (*register_kernels)(OperatorRegistry& registry)) {
+  const Options options = parse(argc, argv);
+  if (!options.usage_error.empty()) {
+    std::cerr << "lite_runtime: error: " << options.usage_error << "\n\n" << kUsage;
     return 2;
   }
   if (options.command == "help") {
     std::cout << kUsage;
     return 0;
   }
+#if SOPS_EXCEPTIONS
   try {
+    register_kernels(OperatorRegistry::global());
     return run_command(options);
   } catch (const std::bad_alloc&) {
     std::cerr << "lite_runtime: error: out of memory\n";
@@ -194,6 +205,14 @@ int run_cli(int argc, char** argv) {
     std::cerr << "lite_runtime: error: " << e.what() << "\n";
   }
   return 1;
+#else
+  // Built without exceptions, an error ends the process where it is raised (runtime/
+  // error.h), printed as above; running out of memory raises one too.
+  set_fatal_error_handler(&print_fatal_error);
+  std::set_new_handler([] { raise(Error("out of memory")); });
+  register_kernels(OperatorRegistry::global());
+  return run_command(options);
+#endif
 }
 
 }  // namespace sops::lite

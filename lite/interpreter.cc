@@ -71,6 +71,19 @@ bool matches(const Tensor& t, const TensorDesc& d) {
 
 std::string describe(const Tensor& t) { return t.defined() ? TensorDesc::of(t).str() : "undefined"; }
 
+// Node `index` of `model`, for the errors raised while binding or running it:
+// "model.sopsm: node 'add_1' (aten::add.Tensor): ".
+struct NodeWhere {
+  const Model& model;
+  std::size_t index;
+
+  static void describe(const void* data, std::string& out) {
+    const auto& w = *static_cast<const NodeWhere*>(data);
+    const Node& node = w.model.nodes[w.index];
+    out += w.model.source + ": node '" + node.name + "' (" + w.model.operators[node.op] + "): ";
+  }
+};
+
 }  // namespace
 
 MissingOperatorsError::MissingOperatorsError(const std::string& source, std::vector<std::string> names)
@@ -92,7 +105,7 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
   if (!missing.empty()) {
     std::sort(missing.begin(), missing.end());
     missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-    throw MissingOperatorsError(m.source, std::move(missing));
+    raise(MissingOperatorsError(m.source, std::move(missing)));
   }
 
   // Each node's stack, converted and checked against the schema once.
@@ -116,18 +129,16 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
         b.tensors.push_back({pos, arg.slots, TensorUse::Kind::OptionalList});
       }
     }
-    try {
-      b.op->check_arguments(b.args);
-    } catch (const Error& e) {
-      rethrow_in_node(i, e);
-    }
+    const NodeWhere where{m, i};
+    const PrefixScope scope(&NodeWhere::describe, &where);
+    b.op->check_arguments(b.args);
     // Constants are the file's bytes, shared by every run: no operator may write its
     // arguments (export's functional graphs never do).
     for (const ArgumentSchema& a : schema.arguments) {
       if (a.is_write()) {
-        rethrow_in_node(i, Error("the operator writes its argument '" + std::string(a.name) +
-                                 "' in place, which a lite model cannot do (export with "
-                                 "torch.export and run_decompositions(): a functional graph)"));
+        raise(Error("the operator writes its argument '" + std::string(a.name) +
+                    "' in place, which a lite model cannot do (export with "
+                    "torch.export and run_decompositions(): a functional graph)"));
       }
     }
     for (std::size_t a = 0; a < schema.arguments.size(); ++a) {
@@ -139,13 +150,13 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
     const auto& returns = schema.returns;
     if (node.unpack) {
       if (returns.size() != 1 || !returns[0].type.list || returns[0].type.kind != TypeSchema::Kind::Tensor) {
-        rethrow_in_node(i, Error("the model unpacks its result as a Tensor[], but the schema returns " +
-                                 std::to_string(returns.size()) + " value(s): " + schema.str()));
+        raise(Error("the model unpacks its result as a Tensor[], but the schema returns " +
+                    std::to_string(returns.size()) + " value(s): " + schema.str()));
       }
     } else if (returns.size() != node.outs.size()) {
-      rethrow_in_node(i, Error("the model expects " + std::to_string(node.outs.size()) +
-                               " result(s), but the schema returns " +
-                               std::to_string(returns.size()) + ": " + schema.str()));
+      raise(Error("the model expects " + std::to_string(node.outs.size()) +
+                  " result(s), but the schema returns " + std::to_string(returns.size()) + ": " +
+                  schema.str()));
     }
     for (const TensorUse& use : b.tensors) {
       for (uint32_t s : use.slots) {
@@ -173,12 +184,6 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
   }
 }
 
-void Program::rethrow_in_node(std::size_t i, const Error& e) const {
-  const Node& node = model_->nodes[i];
-  throw Error(model_->source + ": node '" + node.name + "' (" + model_->operators[node.op] +
-              "): " + e.what());
-}
-
 void Program::check_inputs(const std::vector<Tensor>& inputs) const {
   const auto& want = model_->inputs;
   if (inputs.size() != want.size()) {
@@ -189,13 +194,13 @@ void Program::check_inputs(const std::vector<Tensor>& inputs) const {
       os << (k ? ", " : "") << want[k].name << ": " << want[k].desc.str();
     }
     os << ") but " << inputs.size() << (inputs.size() == 1 ? " was" : " were") << " given";
-    throw Error(os.str());
+    raise(Error(os.str()));
   }
   for (std::size_t k = 0; k < want.size(); ++k) {
     if (!matches(inputs[k], want[k].desc)) {
-      throw Error(model_->source + ": input " + std::to_string(k) + " ('" + want[k].name +
+      raise(Error(model_->source + ": input " + std::to_string(k) + " ('" + want[k].name +
                   "') must be " + want[k].desc.str() + " (the shape the model was exported for) but is " +
-                  describe(inputs[k]));
+                  describe(inputs[k])));
     }
   }
 }
@@ -204,8 +209,8 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs, const NodeOb
   check_inputs(inputs);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (!inputs[k].device().is_cpu()) {
-      throw Error(model_->source + ": input " + std::to_string(k) + " ('" + model_->inputs[k].name +
-                  "') must be on cpu, not " + inputs[k].device().str());
+      raise(Error(model_->source + ": input " + std::to_string(k) + " ('" + model_->inputs[k].name +
+                  "') must be on cpu, not " + inputs[k].device().str()));
     }
   }
   std::vector<Value> slots(model_->num_values);
@@ -226,66 +231,68 @@ std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs, const N
   return execute(std::move(slots), /*meta=*/true, observer);
 }
 
+void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots,
+                       bool meta) const {
+  Stack stack = b.args;
+  for (const TensorUse& use : b.tensors) {
+    Value& v = stack[use.arg];
+    switch (use.kind) {
+      case TensorUse::Kind::One: v = slots[use.slots[0]].to_tensor(); break;
+      case TensorUse::Kind::List: {
+        auto& list = *v.get_if<std::vector<Tensor>>();
+        for (std::size_t k = 0; k < list.size(); ++k) list[k] = slots[use.slots[k]].to_tensor();
+        break;
+      }
+      case TensorUse::Kind::OptionalList: {
+        auto& list = *v.get_if<std::vector<std::optional<Tensor>>>();
+        for (std::size_t k = 0; k < list.size(); ++k) {
+          if (use.slots[k] != kNoSlot) list[k] = slots[use.slots[k]].to_tensor();
+        }
+        break;
+      }
+    }
+  }
+  if (meta) {
+    for (uint32_t d : b.device_args) stack[d] = Value(Device(kMeta));
+  }
+  b.op->kernel()(stack);
+  if (node.unpack) {
+    if (stack.size() != 1) {
+      raise(Error("returned " + std::to_string(stack.size()) + " values where the model expects a list"));
+    }
+    std::vector<Tensor> list = stack[0].to_tensor_list();
+    if (list.size() != node.outs.size()) {
+      raise(Error("returned " + std::to_string(list.size()) + " tensors where the model expects " +
+                  std::to_string(node.outs.size())));
+    }
+    for (std::size_t k = 0; k < list.size(); ++k) slots[node.outs[k]] = std::move(list[k]);
+  } else {
+    if (stack.size() != node.outs.size()) {
+      raise(Error("returned " + std::to_string(stack.size()) + " values where the model expects " +
+                  std::to_string(node.outs.size())));
+    }
+    for (std::size_t k = 0; k < stack.size(); ++k) slots[node.outs[k]] = std::move(stack[k]);
+  }
+}
+
 std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, const NodeObserver& observer) const {
   const Model& m = *model_;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    const BoundNode& b = nodes_[i];
-    const Node& node = m.nodes[i];
-    Stack stack = b.args;
-    try {
-      for (const TensorUse& use : b.tensors) {
-        Value& v = stack[use.arg];
-        switch (use.kind) {
-          case TensorUse::Kind::One: v = slots[use.slots[0]].to_tensor(); break;
-          case TensorUse::Kind::List: {
-            auto& list = *v.get_if<std::vector<Tensor>>();
-            for (std::size_t k = 0; k < list.size(); ++k) list[k] = slots[use.slots[k]].to_tensor();
-            break;
-          }
-          case TensorUse::Kind::OptionalList: {
-            auto& list = *v.get_if<std::vector<std::optional<Tensor>>>();
-            for (std::size_t k = 0; k < list.size(); ++k) {
-              if (use.slots[k] != kNoSlot) list[k] = slots[use.slots[k]].to_tensor();
-            }
-            break;
-          }
-        }
-      }
-      if (meta) {
-        for (uint32_t d : b.device_args) stack[d] = Value(Device(kMeta));
-      }
-      b.op->kernel()(stack);
-      if (node.unpack) {
-        std::vector<Tensor> list = stack.at(0).to_tensor_list();
-        if (list.size() != node.outs.size()) {
-          throw Error("returned " + std::to_string(list.size()) + " tensors where the model expects " +
-                      std::to_string(node.outs.size()));
-        }
-        for (std::size_t k = 0; k < list.size(); ++k) slots[node.outs[k]] = std::move(list[k]);
-      } else {
-        if (stack.size() != node.outs.size()) {
-          throw Error("returned " + std::to_string(stack.size()) + " values where the model expects " +
-                      std::to_string(node.outs.size()));
-        }
-        for (std::size_t k = 0; k < stack.size(); ++k) slots[node.outs[k]] = std::move(stack[k]);
-      }
-    } catch (const Error& e) {
-      rethrow_in_node(i, e);
-    } catch (const std::bad_alloc&) {
-      rethrow_in_node(i, Error("out of memory"));
-    } catch (const std::exception& e) {
-      rethrow_in_node(i, Error(e.what()));
+    {
+      const NodeWhere where{m, i};
+      const PrefixScope scope(&NodeWhere::describe, &where);
+      raise_standard_exceptions([&] { run_node(nodes_[i], m.nodes[i], slots, meta); });
     }
     if (observer) observer(i, slots);
-    for (uint32_t s : b.release_after) slots[s] = Value();
+    for (uint32_t s : nodes_[i].release_after) slots[s] = Value();
   }
 
   std::vector<Tensor> outputs;
   outputs.reserve(m.outputs.size());
   for (const Output& o : m.outputs) {
     if (!slots[o.slot].is_tensor()) {
-      throw Error(m.source + ": output '" + o.name + "' is a " + std::string(slots[o.slot].type_name()) +
-                  ", not a tensor");
+      raise(Error(m.source + ": output '" + o.name + "' is a " + std::string(slots[o.slot].type_name()) +
+                  ", not a tensor"));
     }
     const Tensor& t = slots[o.slot].to_tensor();
     // An output that is (a view of) a parameter is handed out as a copy: the parameter

@@ -79,7 +79,8 @@ class Program {
   };
 
   std::vector<Tensor> execute(std::vector<Value> slots, bool meta, const NodeObserver& observer) const;
-  [[noreturn]] void rethrow_in_node(std::size_t node, const Error& e) const;
+  // Fills the node's stack from `slots`, calls its kernel, stores its results in `slots`.
+  void run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots, bool meta) const;
 
   std::shared_ptr<const Model> model_;
   std::vector<BoundNode> nodes_;

@@ -39,7 +39,7 @@ class Cursor {
   // Without the "damaged" hint (for what a good file can break, such as its version).
   template <typename... Args>
   [[noreturn]] void fail_plain(std::size_t offset, const Args&... args) const {
-    throw ModelError(sops::detail::str(model_.source, ": byte ", offset, ": ", args...));
+    raise(ModelError(sops::detail::str(model_.source, ": byte ", offset, ": ", args...)));
   }
 
   void need(std::size_t n, const char* what) const {
@@ -451,17 +451,17 @@ std::shared_ptr<const Model> read_model(std::string source, const void* data, st
 
 std::shared_ptr<const Model> read_model_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw ModelError(path + ": cannot open the model file: " + std::strerror(errno));
+  if (f == nullptr) raise(ModelError(path + ": cannot open the model file: " + std::strerror(errno)));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
   struct stat st {};
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-    throw ModelError(path + ": not a model file (not a regular file)");
+    raise(ModelError(path + ": not a model file (not a regular file)"));
   }
   const auto size = static_cast<std::size_t>(st.st_size);
   std::shared_ptr<std::byte> bytes = Model::allocate_bytes(size);
   if (size != 0 && std::fread(bytes.get(), 1, size, f) != size) {
-    throw ModelError(path + ": cannot read the model file" +
-                     (std::ferror(f) ? std::string(": ") + std::strerror(errno) : " (it shrank while read)"));
+    raise(ModelError(path + ": cannot read the model file" +
+                     (std::ferror(f) ? std::string(": ") + std::strerror(errno) : " (it shrank while read)")));
   }
   return read_model(path, std::move(bytes), size);
 }

@@ -29,7 +29,7 @@ constexpr NpyType kTypes[] = {
 };
 
 [[noreturn]] void fail(const std::string& source, const std::string& what) {
-  throw Error(source + ": " + what);
+  raise(Error(source + ": " + what));
 }
 
 // The value of `'key': ` in numpy's header dict, up to the next top-level ',' or '}'.

@@ -3,10 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 
-#if defined(__GNUC__) || defined(__clang__)
-#include <cxxabi.h>
-#endif
-
 namespace sops {
 namespace {
 
@@ -32,16 +28,6 @@ std::string keys_list(const std::array<ErasedKernel, kNumDispatchKeys>& kernels)
 }  // namespace
 
 namespace detail {
-
-std::string demangle(const std::type_info& type) {
-#if defined(__GNUC__) || defined(__clang__)
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> name(
-      abi::__cxa_demangle(type.name(), nullptr, nullptr, &status), std::free);
-  if (status == 0 && name != nullptr) return name.get();
-#endif
-  return type.name();
-}
 
 namespace {
 thread_local int t_call_depth = 0;
@@ -104,17 +90,17 @@ std::optional<DispatchKey> OperatorHandle::resolved_key(DispatchKey backend) con
   return entry_->resolved_[static_cast<std::size_t>(backend)];
 }
 
-void OperatorHandle::check_signature(const std::type_info& requested) const {
+void OperatorHandle::check_signature(std::string_view requested) const {
   std::lock_guard<std::mutex> lock(Dispatcher::singleton().mutex_);
-  if (entry_->signature_ == nullptr) {
-    entry_->signature_ = &requested;  // kernels registered later must match it
+  if (entry_->signature_.empty()) {
+    entry_->signature_ = requested;  // kernels registered later must match it
     return;
   }
-  if (*entry_->signature_ == requested) return;
-  throw Error("typed<" + detail::demangle(requested) +
+  if (entry_->signature_ == requested) return;
+  raise(Error("typed<" + std::string(requested) +
                   ">() does not match the kernels' signature " +
-                  detail::demangle(*entry_->signature_),
-              {}, entry_->name_);
+                  std::string(entry_->signature_),
+              {}, entry_->name_));
 }
 
 // ---------------------------------------------------------------------------------
@@ -127,9 +113,9 @@ Dispatcher& Dispatcher::singleton() {
 
 OperatorHandle Dispatcher::find(std::string_view name) {
   if (auto handle = try_find(name)) return *handle;
-  throw Error("unknown operator '" + std::string(name) +
+  raise(Error("unknown operator '" + std::string(name) +
               "': nothing is registered under that name (the name includes the overload, "
-              "e.g. \"add.Tensor\")");
+              "e.g. \"add.Tensor\")"));
 }
 
 std::optional<OperatorHandle> Dispatcher::try_find(std::string_view name) {
@@ -137,7 +123,7 @@ std::optional<OperatorHandle> Dispatcher::try_find(std::string_view name) {
   const auto it = operators_.find(std::string(name));
   if (it == operators_.end()) return std::nullopt;
   const OperatorEntry& e = *it->second;
-  if (SOPS_UNLIKELY(!e.clash_.empty())) throw Error(e.clash_, {}, e.name_);
+  if (SOPS_UNLIKELY(!e.clash_.empty())) raise(Error(e.clash_, {}, e.name_));
   const bool any_kernel = std::any_of(e.kernels_.begin(), e.kernels_.end(),
                                       [](ErasedKernel k) { return k != nullptr; });
   if (e.schema_.empty() && !any_kernel) return std::nullopt;
@@ -211,7 +197,7 @@ void Dispatcher::undefine(std::string_view name) {
 }
 
 bool Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
-                                 const std::type_info& signature, const KernelLibrary* library) {
+                                 std::string_view signature, const KernelLibrary* library) {
   SOPS_CHECK(kernel != nullptr, "register_kernel(", name, ", ", key, "): null kernel");
   std::lock_guard<std::mutex> lock(mutex_);
   OperatorEntry& entry = entry_locked(name);
@@ -222,18 +208,18 @@ bool Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedK
                          " is registered twice");
     return false;
   }
-  if (entry.signature_ != nullptr && *entry.signature_ != signature) {
+  if (!entry.signature_.empty() && entry.signature_ != signature) {
     // The library the operator's kernels came from: its definer, else any kernel's.
     const auto& libs = entry.kernel_libraries_;
     const auto any = std::find_if(libs.begin(), libs.end(), [](auto* l) { return l != nullptr; });
     entry.mark_clash(entry.definer_ != nullptr ? entry.definer_ : (any != libs.end() ? *any : nullptr),
                      library,
                      "kernel for " + std::string(to_string(key)) + " has signature " +
-                         detail::demangle(signature) + ", but the operator's kernels have " +
-                         detail::demangle(*entry.signature_));
+                         std::string(signature) + ", but the operator's kernels have " +
+                         std::string(entry.signature_));
     return false;
   }
-  entry.signature_ = &signature;
+  entry.signature_ = signature;
   entry.kernels_[k] = kernel;
   entry.kernel_libraries_[k] = library;
   resolve_locked(entry);
@@ -303,7 +289,7 @@ RegisterOperator::~RegisterOperator() {
 }
 
 RegisterKernel::RegisterKernel(std::string_view op, DispatchKey key, ErasedKernel kernel,
-                               const std::type_info& signature, const KernelLibrary* library)
+                               std::string_view signature, const KernelLibrary* library)
     : op_(op),
       key_(key),
       registered_(Dispatcher::singleton().register_kernel(op, key, kernel, signature, library)) {}

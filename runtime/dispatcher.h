@@ -40,7 +40,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <typeinfo>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -87,7 +86,7 @@ class OperatorEntry {
   std::array<std::array<bool, kNumBackendKeys>, kNumDispatchKeys> fallthrough_{};
   std::array<std::optional<DispatchKey>, kNumBackendKeys> resolved_{};
   std::array<std::atomic<ErasedKernel>, kNumBackendKeys> table_{};
-  const std::type_info* signature_ = nullptr;
+  std::string_view signature_;  // detail::type_name of the kernels' pointer type; empty: none yet
   // Who registered the schema and each kernel (nullptr: not generated code).
   const KernelLibrary* definer_ = nullptr;
   std::array<const KernelLibrary*, kNumDispatchKeys> kernel_libraries_{};
@@ -99,7 +98,17 @@ class OperatorEntry {
 // static_dispatch.h: statically dispatched libraries use the same one.
 namespace detail {
 
-std::string demangle(const std::type_info& type);
+// The name of type T as the compiler spells it, from __PRETTY_FUNCTION__ (GCC: "... [with
+// T = X; std::string_view = ...]", Clang: "... [T = X]"): the kernels' signatures are
+// told apart by name, with or without RTTI (--config=mobile builds without). Distinct
+// types have distinct names.
+template <typename T>
+constexpr std::string_view type_name() {
+  constexpr std::string_view f = __PRETTY_FUNCTION__;
+  constexpr std::size_t begin = f.find("T = ") + 4;
+  constexpr std::size_t semicolon = f.find(';', begin);
+  return f.substr(begin, (semicolon != f.npos ? semicolon : f.rfind(']')) - begin);
+}
 
 }  // namespace detail
 
@@ -176,14 +185,14 @@ class OperatorHandle {
   // were registered with another one. Cache it: it is a pointer.
   template <typename Signature>
   TypedOperatorHandle<Signature> typed() const {
-    check_signature(typeid(Signature*));
+    check_signature(detail::type_name<Signature*>());
     return TypedOperatorHandle<Signature>(entry_);
   }
 
  private:
   friend class Dispatcher;
   explicit OperatorHandle(OperatorEntry* entry) : entry_(entry) {}
-  void check_signature(const std::type_info& requested) const;
+  void check_signature(std::string_view requested) const;
 
   OperatorEntry* entry_;
 };
@@ -205,7 +214,7 @@ class Dispatcher {
   bool define(std::string_view schema, const KernelLibrary* library = nullptr);
   void undefine(std::string_view name);
   bool register_kernel(std::string_view name, DispatchKey key, ErasedKernel kernel,
-                       const std::type_info& signature, const KernelLibrary* library = nullptr);
+                       std::string_view signature, const KernelLibrary* library = nullptr);
   void deregister_kernel(std::string_view name, DispatchKey key);
   // Skip `key` for `backend` when resolving this operator (no backend: for all).
   void register_fallthrough(std::string_view name, DispatchKey key,
@@ -248,12 +257,12 @@ class RegisterKernel {
  public:
   template <typename R, typename... Args>
   RegisterKernel(std::string_view op, DispatchKey key, R (*kernel)(Args...))
-      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), typeid(R(*)(Args...)),
+      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), detail::type_name<R (*)(Args...)>(),
                        nullptr) {}
   template <typename R, typename... Args>
   RegisterKernel(std::string_view op, DispatchKey key, R (*kernel)(Args...),
                  const KernelLibrary& library)
-      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), typeid(R(*)(Args...)),
+      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), detail::type_name<R (*)(Args...)>(),
                        &library) {}
   ~RegisterKernel();
   RegisterKernel(const RegisterKernel&) = delete;
@@ -261,7 +270,7 @@ class RegisterKernel {
 
  private:
   RegisterKernel(std::string_view op, DispatchKey key, ErasedKernel kernel,
-                 const std::type_info& signature, const KernelLibrary* library);
+                 std::string_view signature, const KernelLibrary* library);
 
   std::string op_;
   DispatchKey key_;

@@ -1,5 +1,8 @@
 #include "runtime/error.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace sops {
 
 Error::Error(std::string message, std::string argument, std::string op)
@@ -23,6 +26,14 @@ Error& Error::with_argument(std::string_view argument) {
   return *this;
 }
 
+Error& Error::with_prefix(std::string_view prefix) {
+  message_ = std::string(prefix) + what_;
+  argument_.clear();
+  op_.clear();
+  refresh_what();
+  return *this;
+}
+
 void Error::refresh_what() {
   what_.clear();
   if (!op_.empty()) {
@@ -37,17 +48,62 @@ void Error::refresh_what() {
   what_ += message_;
 }
 
+void ErrorScope::apply(Error& error) const {
+  for (const ErrorScope* s = this; s != nullptr; s = s->outer_) {
+    switch (s->kind_) {
+      case Kind::Operator: error.with_operator(s->text_); break;
+      case Kind::Argument: error.with_argument(s->text_); break;
+      case Kind::Prefix: {
+        std::string prefix;
+        s->describe_(s->data_, prefix);
+        error.with_prefix(prefix);
+        break;
+      }
+    }
+  }
+}
+
+namespace {
+
+void print_error(const Error& error) {
+  std::fputs("error: ", stderr);
+  std::fputs(error.what(), stderr);
+  std::fputc('\n', stderr);
+}
+
+FatalErrorHandler& fatal_error_handler() {
+  static FatalErrorHandler handler = &print_error;
+  return handler;
+}
+
+}  // namespace
+
+FatalErrorHandler set_fatal_error_handler(FatalErrorHandler handler) noexcept {
+  FatalErrorHandler previous = fatal_error_handler();
+  fatal_error_handler() = handler != nullptr ? handler : &print_error;
+  return previous;
+}
+
 namespace detail {
 
-void throw_check_failure(const char* condition, std::string message,
+void fail(const Error& error) {
+  fatal_error_handler()(error);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // _Exit, not exit: other threads may be running kernels, and static destructors
+  // must not run under them.
+  std::_Exit(1);
+}
+
+void raise_check_failure(const char* condition, std::string message,
                          std::string_view argument) {
   if (message.empty()) {
     message = std::string("expected ") + condition + " to be true, but got false";
   }
-  throw Error(std::move(message), std::string(argument));
+  raise(Error(std::move(message), std::string(argument)));
 }
 
-void throw_internal_failure(const char* file, int line, const char* condition,
+void raise_internal_failure(const char* file, int line, const char* condition,
                             std::string message) {
   std::string text = std::string("internal error (a bug in sops, please report it): ") +
                      condition + " failed at " + file + ":" + std::to_string(line);
@@ -55,7 +111,7 @@ void throw_internal_failure(const char* file, int line, const char* condition,
     text += ": ";
     text += message;
   }
-  throw Error(std::move(text));
+  raise(Error(std::move(text)));
 }
 
 }  // namespace detail

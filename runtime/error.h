@@ -1,16 +1,29 @@
-// sops::Error: the one exception type of the runtime, and the CHECK macros that throw it.
+// sops::Error: the one error type of the runtime, the CHECK macros that raise it, and
+// the scopes that give it its context.
 //
 // An Error carries three parts: the operator that failed ("add.out"), the argument
 // at fault ("out") and the message. what() joins the non-empty ones:
 //   "add.out: argument 'out': expected dtype float32 but got int64"
-// Checks inside kernels usually know the argument but not the operator; generated
-// wrappers add the operator on the way out:
-//   try { ... } catch (sops::Error& e) { e.with_operator("add.out"); throw; }
-// or, equivalently, sops::call_with_operator("add.out", [&] { ... }).
-// Nothing in the runtime aborts on user input; internal invariants also throw.
+// Checks inside kernels usually know the argument but not the operator. The code around
+// them opens scopes that say what it is doing:
+//   const sops::OperatorScope scope("add.out");   // generated wrappers
+//   const sops::ArgumentScope scope("other");      // checks of one argument
+//   const sops::PrefixScope scope(describe, data); // "model.sopsm: node 'add_1' (...)"
+// sops::raise(error) applies the open scopes, innermost first, when the error is raised:
+// the innermost operator and argument win, and a prefix wraps what is inside it.
+//
+// Builds with exceptions (the default) throw the Error. Builds without them
+// (-fno-exceptions, as --config=mobile builds the lite runtime) cannot unwind: raise()
+// hands the finished Error to the fatal handler (set_fatal_error_handler; by default it
+// prints "error: <what>" to stderr), then ends the process with exit status 1. The
+// message is the same either way, because the context comes from scopes, not from
+// catch blocks. Nothing in the runtime aborts on user input; internal invariants also
+// raise.
 #pragma once
 
+#include <cstdint>
 #include <exception>
+#include <new>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -22,6 +35,13 @@
 #else
 #define SOPS_LIKELY(x) (x)
 #define SOPS_UNLIKELY(x) (x)
+#endif
+
+// 1 where the code is compiled with C++ exceptions, 0 under -fno-exceptions.
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#define SOPS_EXCEPTIONS 1
+#else
+#define SOPS_EXCEPTIONS 0
 #endif
 
 namespace sops {
@@ -39,10 +59,13 @@ class Error : public std::exception {
   const char* what() const noexcept override { return what_.c_str(); }
 
   // Sets the operator name unless one is set already (the innermost operator, which
-  // raised the error, wins). Returns *this so a catch block can `throw;` after it.
+  // raised the error, wins). Returns *this.
   Error& with_operator(std::string_view op);
   // Sets the argument name unless one is set already.
   Error& with_argument(std::string_view argument);
+  // Puts `prefix` before the whole of what() (operator and argument included), which
+  // becomes the message; operator and argument are then unknown again.
+  Error& with_prefix(std::string_view prefix);
 
  private:
   void refresh_what();
@@ -53,15 +76,110 @@ class Error : public std::exception {
   std::string what_;
 };
 
-// Runs f(); a sops::Error escaping it is tagged with the operator name and rethrown.
+// One open scope of error context (see the top of this file): a node of a list that
+// lives on the stack of the code that opened it, one list per thread.
+class ErrorScope {
+ public:
+  enum class Kind : uint8_t { Operator, Argument, Prefix };
+  using Describe = void (*)(const void* data, std::string& out);
+
+  ErrorScope(const ErrorScope&) = delete;
+  ErrorScope& operator=(const ErrorScope&) = delete;
+  ~ErrorScope() { top() = outer_; }
+
+  // Applies this scope and the ones around it to `error`, innermost first.
+  void apply(Error& error) const;
+
+  // The innermost scope open on this thread (null: none). A thread that works for
+  // another (parallel_for's workers) takes that thread's innermost scope as its own.
+  static const ErrorScope*& top() noexcept {
+    static thread_local const ErrorScope* innermost = nullptr;
+    return innermost;
+  }
+
+ protected:
+  ErrorScope(Kind kind, std::string_view text, Describe describe, const void* data) noexcept
+      : kind_(kind), text_(text), describe_(describe), data_(data), outer_(top()) {
+    top() = this;
+  }
+
+ private:
+  Kind kind_;
+  std::string_view text_;  // Operator, Argument: the name
+  Describe describe_;      // Prefix: writes the prefix
+  const void* data_;
+  const ErrorScope* outer_;
+};
+
+// The operator running ("add.out"); the name must outlive the scope.
+class OperatorScope : public ErrorScope {
+ public:
+  explicit OperatorScope(std::string_view op) noexcept
+      : ErrorScope(Kind::Operator, op, nullptr, nullptr) {}
+};
+
+// The argument being checked ("other"); the name must outlive the scope.
+class ArgumentScope : public ErrorScope {
+ public:
+  explicit ArgumentScope(std::string_view argument) noexcept
+      : ErrorScope(Kind::Argument, argument, nullptr, nullptr) {}
+};
+
+// A prefix written only if an error is raised: describe(data, out) appends it to out.
+class PrefixScope : public ErrorScope {
+ public:
+  PrefixScope(Describe describe, const void* data) noexcept
+      : ErrorScope(Kind::Prefix, {}, describe, data) {}
+};
+
+namespace detail {
+[[noreturn]] void fail(const Error& error);
+}  // namespace detail
+
+// Raises `error` (an Error or a class derived from it) with the open scopes applied:
+// throws it, or, built without exceptions, ends the process through the fatal handler.
+template <typename E>
+[[noreturn]] void raise(E error) {
+  if (const ErrorScope* scope = ErrorScope::top()) scope->apply(error);
+#if SOPS_EXCEPTIONS
+  throw error;
+#else
+  detail::fail(error);
+#endif
+}
+
+// Built without exceptions: what happens to a raised error before the process ends
+// with exit status 1 (a command line prints its name before the message). Returns the
+// previous handler. Built with exceptions it is never called.
+using FatalErrorHandler = void (*)(const Error& error);
+FatalErrorHandler set_fatal_error_handler(FatalErrorHandler handler) noexcept;
+
+// Runs f(). Built with exceptions, a standard exception escaping it is raised again as
+// a sops::Error in the scopes open here (std::bad_alloc as "out of memory"). Built
+// without, there are none to catch: running out of memory is the new-handler's to
+// report (the lite command line raises an Error from it).
+template <typename F>
+void raise_standard_exceptions(F&& f) {
+#if SOPS_EXCEPTIONS
+  try {
+    std::forward<F>(f)();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    raise(Error("out of memory"));
+  } catch (const std::exception& e) {
+    raise(Error(e.what()));
+  }
+#else
+  std::forward<F>(f)();
+#endif
+}
+
+// Runs f() inside an OperatorScope for `op`.
 template <typename F>
 decltype(auto) call_with_operator(std::string_view op, F&& f) {
-  try {
-    return std::forward<F>(f)();
-  } catch (Error& e) {
-    e.with_operator(op);
-    throw;
-  }
+  const OperatorScope scope(op);
+  return std::forward<F>(f)();
 }
 
 namespace detail {
@@ -93,20 +211,20 @@ std::string str(const Args&... args) {
   return streamed_str(as_streamed(args)...);
 }
 
-[[noreturn]] void throw_check_failure(const char* condition, std::string message,
+[[noreturn]] void raise_check_failure(const char* condition, std::string message,
                                       std::string_view argument);
-[[noreturn]] void throw_internal_failure(const char* file, int line, const char* condition,
+[[noreturn]] void raise_internal_failure(const char* file, int line, const char* condition,
                                          std::string message);
 
 }  // namespace detail
 }  // namespace sops
 
-// SOPS_CHECK(cond, parts...): throws sops::Error with the parts streamed together
+// SOPS_CHECK(cond, parts...): raises sops::Error with the parts streamed together
 // (or "expected <cond> to be true" when there are none) unless cond holds.
 #define SOPS_CHECK(cond, ...)                                                         \
   do {                                                                                \
     if (SOPS_UNLIKELY(!(cond))) {                                                     \
-      ::sops::detail::throw_check_failure(#cond, ::sops::detail::str(__VA_ARGS__), {}); \
+      ::sops::detail::raise_check_failure(#cond, ::sops::detail::str(__VA_ARGS__), {}); \
     }                                                                                 \
   } while (false)
 
@@ -114,18 +232,18 @@ std::string str(const Args&... args) {
 #define SOPS_CHECK_ARG(cond, argument, ...)                                        \
   do {                                                                             \
     if (SOPS_UNLIKELY(!(cond))) {                                                  \
-      ::sops::detail::throw_check_failure(#cond, ::sops::detail::str(__VA_ARGS__), \
+      ::sops::detail::raise_check_failure(#cond, ::sops::detail::str(__VA_ARGS__), \
                                           (argument));                             \
     }                                                                              \
   } while (false)
 
 // SOPS_INTERNAL_ASSERT(cond, parts...): a broken invariant of the runtime itself (a
-// bug, not a user mistake). Still throws sops::Error; the message says so and names
+// bug, not a user mistake). Still raises sops::Error; the message says so and names
 // the source location.
 #define SOPS_INTERNAL_ASSERT(cond, ...)                                              \
   do {                                                                               \
     if (SOPS_UNLIKELY(!(cond))) {                                                    \
-      ::sops::detail::throw_internal_failure(__FILE__, __LINE__, #cond,              \
+      ::sops::detail::raise_internal_failure(__FILE__, __LINE__, #cond,              \
                                              ::sops::detail::str(__VA_ARGS__));      \
     }                                                                                \
   } while (false)

@@ -146,39 +146,35 @@ void RegisteredOperator::check_arguments(Stack& stack) const {
   const std::size_t expected = s.arguments.size();
   const std::size_t given = stack.size();
   if (SOPS_UNLIKELY(given > expected)) {
-    throw Error("expected at most " + plural(expected, "argument") + " (" + argument_names(s) +
+    raise(Error("expected at most " + plural(expected, "argument") + " (" + argument_names(s) +
                     ") but got " + std::to_string(given) + "; schema: " + s.str(),
-                {}, std::string(s.full_name));
+                {}, std::string(s.full_name)));
   }
   for (std::size_t i = given; i < expected; ++i) {
     const ArgumentSchema& a = s.arguments[i];
     if (SOPS_UNLIKELY(!a.has_default)) {
-      throw Error("missing argument '" + std::string(a.name) + "' (position " +
+      raise(Error("missing argument '" + std::string(a.name) + "' (position " +
                       std::to_string(i + 1) + "): expected " + plural(expected, "argument") +
                       " (" + argument_names(s) + ") but got " + std::to_string(given) +
                       "; schema: " + s.str(),
-                  std::string(a.name), std::string(s.full_name));
+                  std::string(a.name), std::string(s.full_name)));
     }
     stack.push_back(a.default_value.to_value());
   }
   for (std::size_t i = 0; i < expected; ++i) {
     const ArgumentSchema& a = s.arguments[i];
     if (SOPS_UNLIKELY(!a.type.accepts(stack[i]))) {
-      throw Error("expected a value of type " + std::string(a.type.text) + " (position " +
+      raise(Error("expected a value of type " + std::string(a.type.text) + " (position " +
                       std::to_string(i + 1) + ") but got " + std::string(stack[i].type_name()),
-                  std::string(a.name), std::string(s.full_name));
+                  std::string(a.name), std::string(s.full_name)));
     }
   }
 }
 
 void RegisteredOperator::call(Stack& stack) const {
   check_arguments(stack);
-  try {
-    kernel_.fn(stack);
-  } catch (Error& e) {
-    e.with_operator(kernel_.schema->full_name);
-    throw;
-  }
+  const OperatorScope scope(kernel_.schema->full_name);
+  kernel_.fn(stack);
 }
 
 // ---------------------------------------------------------------------------------
@@ -193,10 +189,10 @@ namespace {
 
 [[noreturn]] void throw_duplicate(std::string_view op, const KernelLibrary& first,
                                   const KernelLibrary& second) {
-  throw Error(duplicate_operator_message(op, first, second,
+  raise(Error(duplicate_operator_message(op, first, second,
                                          "is its register_<library>_kernels() called twice, or "
                                          "is the operator declared twice?"),
-              {}, std::string(op));
+              {}, std::string(op)));
 }
 
 }  // namespace
@@ -220,8 +216,8 @@ void OperatorRegistry::register_kernels(const KernelLibrary& library,
     for (const Kernel& k : table) {
       if (k.schema == nullptr || k.fn == nullptr) {
         undo();
-        throw Error("register_kernels(" + std::string(library.name) +
-                    "): a row of its table has no schema or no kernel");
+        raise(Error("register_kernels(" + std::string(library.name) +
+                    "): a row of its table has no schema or no kernel"));
       }
       const auto [it, fresh] = operators_.emplace(k.schema->full_name, RegisteredOperator(k, owner));
       if (!fresh) {
@@ -255,7 +251,7 @@ const RegisteredOperator& OperatorRegistry::find_or_throw(std::string_view full_
                  ? ": no library registered it (names are `namespace::name.overload`, e.g. "
                    "\"aten::add.Tensor\"; was the library's register_<library>_kernels() called?)"
                  : "; registered overloads: " + close;
-  throw Error(std::move(message));
+  raise(Error(std::move(message)));
 }
 
 std::vector<std::string_view> OperatorRegistry::operator_names() const {

@@ -45,23 +45,35 @@ struct Job {
   std::atomic<int> users{0};
 
   bool finished() const { return done.load() == nchunks && users.load() == 0; }
+  // The caller's error scopes (runtime/error.h): an error a worker raises names the
+  // operator the caller runs.
+  const ErrorScope* scope = ErrorScope::top();
+#if SOPS_EXCEPTIONS
   std::mutex error_mutex;
   std::exception_ptr error;
+#endif
 
   // Runs chunks until none is left; returns how many this thread ran.
   int64_t work() {
+    const ErrorScope* const own_scope = ErrorScope::top();
+    ErrorScope::top() = scope;
     int64_t ran = 0;
     for (int64_t c = next.fetch_add(1); c < nchunks; c = next.fetch_add(1)) {
       const int64_t b = begin + c * chunk;
       const int64_t e = std::min(end, b + chunk);
+#if SOPS_EXCEPTIONS
       try {
         (*f)(b, e);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
       }
+#else
+      (*f)(b, e);
+#endif
       ++ran;
     }
+    ErrorScope::top() = own_scope;
     return ran;
   }
 };
@@ -205,7 +217,9 @@ void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
     return;
   }
   ThreadPool::get().run(job, threads);
+#if SOPS_EXCEPTIONS
   if (job.error) std::rethrow_exception(job.error);
+#endif
 }
 
 }  // namespace detail

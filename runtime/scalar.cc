@@ -7,7 +7,7 @@ namespace sops {
 Scalar Scalar::operator-() const {
   switch (kind_) {
     case Kind::Bool:
-      throw Error("negation of a bool Scalar is not supported; use logical not instead");
+      raise(Error("negation of a bool Scalar is not supported; use logical not instead"));
     case Kind::Integral:
       SOPS_CHECK(v_.i != std::numeric_limits<int64_t>::min(), "negating ", v_.i,
                  " overflows int64");
@@ -41,8 +41,8 @@ std::string Scalar::str() const {
 }
 
 void Scalar::throw_overflow(ScalarType target) {
-  throw Error("value cannot be converted to type " + std::string(to_string(target)) +
-              " without overflow");
+  raise(Error("value cannot be converted to type " + std::string(to_string(target)) +
+              " without overflow"));
 }
 
 std::ostream& operator<<(std::ostream& os, const Scalar& s) { return os << s.str(); }

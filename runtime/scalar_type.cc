@@ -111,7 +111,7 @@ void throw_unsupported_dtype(ScalarType t, std::string_view name, uint32_t set) 
     append_dtypes(message, set);
     message += ")";
   }
-  throw Error(std::move(message));
+  raise(Error(std::move(message)));
 }
 
 }  // namespace sops::detail

@@ -32,8 +32,8 @@ void check_tensor_dtype(ScalarType dtype) {
     held += i == 0 ? "" : ", ";
     held += to_string(static_cast<ScalarType>(i));
   }
-  throw Error("cannot make a tensor of dtype " + std::string(to_string(dtype)) +
-              ": sops tensors hold " + held + " only");
+  raise(Error("cannot make a tensor of dtype " + std::string(to_string(dtype)) +
+              ": sops tensors hold " + held + " only"));
 }
 
 Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides,
@@ -46,13 +46,13 @@ Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides,
 }  // namespace
 
 void Tensor::throw_undefined() {
-  throw Error("this tensor is undefined (a default-constructed Tensor or an absent "
-              "optional argument)");
+  raise(Error("this tensor is undefined (a default-constructed Tensor or an absent "
+              "optional argument)"));
 }
 
 void Tensor::throw_element_type(ScalarType requested) const {
-  throw Error("expected scalar type " + std::string(to_string(requested)) + " but found " +
-              std::string(to_string(scalar_type())));
+  raise(Error("expected scalar type " + std::string(to_string(requested)) + " but found " +
+              std::string(to_string(scalar_type()))));
 }
 
 void Tensor::check_item() const {

@@ -186,12 +186,8 @@ void TensorIteratorBase::compute_shape(const TensorIteratorConfig& config) {
       have_shape = true;
       continue;
     }
-    try {
-      shape_ = infer_size(shape_, op.tensor().sizes());
-    } catch (Error& e) {
-      e.with_argument(op.name);
-      throw;
-    }
+    const ArgumentScope scope(op.name);
+    shape_ = infer_size(shape_, op.tensor().sizes());
   }
   SOPS_CHECK(have_shape, "TensorIterator: no input and no given output to take a shape from");
   numel_ = checked_numel(shape_);
@@ -369,8 +365,8 @@ void TensorIteratorBase::check_mem_overlap() const {
 // Queries (the loop order and the walks: tensor_iterator_loops.cc)
 
 void TensorIteratorBase::throw_operand_out_of_range(int arg) const {
-  throw Error("TensorIterator: operand " + std::to_string(arg) + " out of range (it has " +
-              std::to_string(ntensors()) + ")");
+  raise(Error("TensorIterator: operand " + std::to_string(arg) + " out of range (it has " +
+              std::to_string(ntensors()) + ")"));
 }
 
 bool TensorIteratorBase::is_scalar(int arg) const {

@@ -36,8 +36,8 @@ std::string_view Value::tag_name(Tag tag) {
 }
 
 void Value::throw_wrong_type(Tag expected) const {
-  throw Error("expected a value of type " + std::string(tag_name(expected)) + " but got " +
-              std::string(type_name()));
+  raise(Error("expected a value of type " + std::string(tag_name(expected)) + " but got " +
+              std::string(type_name())));
 }
 
 namespace {

@@ -29,7 +29,7 @@ DimVector expand_param(IntArrayRef param, std::string_view name, int64_t dim) {
     std::ostringstream ss;
     ss << "expected " << name << " to be a single integer value or a list of " << dim
        << " values to match the convolution dimensions, but got " << name << "=" << param;
-    throw Error(ss.str(), std::string(name));
+    raise(Error(ss.str(), std::string(name)));
   }
   return DimVector(param);
 }

@@ -45,8 +45,8 @@ constexpr std::string_view cpp_name(ScalarType t) {
 }
 
 [[noreturn]] inline void throw_conversion_overflow(ScalarType t) {
-  throw Error("value cannot be converted to type " + std::string(cpp_name(t)) +
-              " without overflow");
+  raise(Error("value cannot be converted to type " + std::string(cpp_name(t)) +
+              " without overflow"));
 }
 
 // A Scalar as a T with PyTorch's checked conversion (Scalar::to<T> in ATen):
@@ -97,12 +97,8 @@ T scalar_to(const Scalar& s) {
 // Checks up front that `value` converts to `dtype` as fill_ will convert it (scalar_to),
 // so that the overflow error names the operator's own argument ("fill_value", "value").
 inline void check_scalar_fits(const Scalar& value, ScalarType dtype, std::string_view argument) {
-  try {
-    SOPS_DISPATCH_EVERY_TYPE(dtype, "fill_", [&] { (void)scalar_to<scalar_t>(value); });
-  } catch (Error& e) {
-    e.with_argument(argument);
-    throw;
-  }
+  const ArgumentScope scope(argument);
+  SOPS_DISPATCH_EVERY_TYPE(dtype, "fill_", [&] { (void)scalar_to<scalar_t>(value); });
 }
 
 // PyTorch's error for a dtype a kernel does not handle:

@@ -175,7 +175,7 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayR
     ss << "Given normalized_shape=" << normalized_shape << ", expected input with shape [*";
     for (const int64_t s : normalized_shape) ss << ", " << s;
     ss << "], but got input of size" << input.sizes();
-    throw Error(ss.str(), "input");
+    raise(Error(ss.str(), "input"));
   }
   check_parameter_dtypes(input, {weight, bias});
   int64_t rows = 1, n = 1;

@@ -145,13 +145,14 @@ class Locals:
     op: str  # the structured class
     result: str  # what the called function returned
     guard: str  # the device guard
+    scope: str  # the error scope naming the operator
 
     @staticmethod
     def of(f: NativeFunction, taken: set[str] | None = None) -> Locals:
         if taken is None:
             return _locals_of(f)
         taken = {a.name for a in f.func.arguments.flat_all} | taken
-        return Locals(*(fresh(name, taken) for name in ("op", "result", "device_guard")))
+        return Locals(*(fresh(name, taken) for name in ("op", "result", "device_guard", "error_scope")))
 
 
 @functools.lru_cache(maxsize=None)

@@ -196,6 +196,26 @@ def test_missing_operators_are_all_listed_before_running(tmp_path):
         ["aten::relu", "aten::fft_fft", "aten::sigmoid", "my_ops::frobnicate.out"])
 
 
+def test_an_error_inside_a_kernel_names_the_node_the_operator_and_the_argument(tmp_path):
+    # The model passes every check of the file and its inputs; _softmax's own check fails.
+    model = LiteModel(
+        operators=["aten::_softmax"],
+        num_values=2,
+        inputs=[Input("x", 0, TensorDesc(6, (2, 3)))],
+        nodes=[Node("probs", 0, [Arg(Tag.VALUE, 0), Arg(Tag.INT, 5), Arg(Tag.BOOL, False)], False, [1])],
+        outputs=[Output("y", 1)],
+    )
+    path = tmp_path / "bad_dim.sopsm"
+    path.write_bytes(serialize(model))
+    x = tmp_path / "x.npy"
+    npy_io.write(x, "<f4", (2, 3), [1, 2, 3, 4, 5, 6])
+    result = lite("run", str(path), "--input", str(x), "--output-dir", str(tmp_path / "out"))
+    assert_clean_failure(result)
+    assert result.stderr.startswith(
+        f"lite_runtime: error: {path}: node 'probs' (aten::_softmax): _softmax: argument 'dim': "), result.stderr
+    assert "out of range" in result.stderr and "got 5" in result.stderr, result.stderr
+
+
 def test_wrong_inputs_fail_cleanly(tmp_path):
     mlp, x = model_file("mlp"), inputs_of("mlp")[0]
     out = str(tmp_path / "out")

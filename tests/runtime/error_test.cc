@@ -1,9 +1,13 @@
-// sops::Error: one exception type whose message names the operator and argument.
+// sops::Error: one exception type whose message names the operator and argument, and
+// the scopes that give it that context.
 #include "runtime/error.h"
 
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "runtime/parallel.h"
+#include "tests/runtime/test_util.h"
 
 namespace {
 
@@ -76,6 +80,40 @@ TEST(Error, CatchAndRethrowKeepsTheObject) {
   } catch (const sops::Error& e) {
     EXPECT_STREQ(e.what(), "mul.Tensor: argument 'other': bad");
   }
+}
+
+void describe_node(const void* data, std::string& out) {
+  out += "model.sopsm: node '";
+  out += *static_cast<const std::string*>(data);
+  out += "': ";
+}
+
+TEST(Error, ScopesApplyInnermostFirstAndAPrefixWrapsWhatIsInside) {
+  const std::string node = "add_1";
+  const std::string message = sops::testing::error_message([&] {
+    const sops::PrefixScope where(&describe_node, &node);
+    const sops::OperatorScope outer("add.Tensor");
+    const sops::OperatorScope inner("add.out");
+    const sops::ArgumentScope argument("other");
+    SOPS_CHECK(false, "bad");
+  });
+  EXPECT_EQ(message, "model.sopsm: node 'add_1': add.out: argument 'other': bad");
+  // A closed scope names nothing.
+  EXPECT_EQ(sops::testing::error_message([] { SOPS_CHECK(false, "bad"); }), "bad");
+  EXPECT_EQ(sops::ErrorScope::top(), nullptr);
+}
+
+TEST(Error, ACheckFailingOnAWorkerThreadNamesTheCallersOperator) {
+  const int threads = sops::get_num_threads();
+  sops::set_num_threads(2);
+  const std::string message = sops::testing::error_message([] {
+    const sops::OperatorScope scope("sum.dim_IntList");
+    sops::parallel_for(0, 1000, 1, [](int64_t begin, int64_t end) {
+      SOPS_CHECK_ARG(begin == 0 || end < 0, "dim", "failed at ", begin);
+    });
+  });
+  sops::set_num_threads(threads);
+  EXPECT_EQ(message.rfind("sum.dim_IntList: argument 'dim': failed at ", 0), 0u) << message;
 }
 
 TEST(Error, CallWithOperatorReturnsTheValue) {

@@ -4,15 +4,28 @@ each operator costs (tools/size/size_report.py)."""
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("//rules/private:symbols.bzl", "NM_ATTRS")
 
+# The full runtime is measured with nothing selected: every operator and every dtype
+# (--//config:dtypes empty), under the build's other flags.
+def _every_dtype_impl(_settings, _attr):
+    return {"//config:dtypes": []}
+
+_every_dtype = transition(
+    implementation = _every_dtype_impl,
+    inputs = [],
+    outputs = ["//config:dtypes"],
+)
+
 def _size_report_impl(ctx):
     cc_toolchain = find_cpp_toolchain(ctx)
-    full = ctx.attr.full[DefaultInfo].files_to_run.executable
+    full = ctx.attr.full[0][DefaultInfo].files_to_run.executable
+    every_operator = ctx.attr.every_operator[DefaultInfo].files_to_run.executable
     mobile = ctx.attr.mobile[DefaultInfo].files_to_run.executable
     groups = ctx.attr.selection[OutputGroupInfo]
     selection = groups.report.to_list() if "report" in dir(groups) else []
     report = ctx.actions.declare_file(ctx.label.name + ".txt")
     args = ctx.actions.args()
     args.add("--full", full)
+    args.add("--every-operator", every_operator)
     args.add("--mobile", mobile)
     if selection:
         args.add("--selection", selection[0])
@@ -23,7 +36,7 @@ def _size_report_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._tool,
         arguments = [args],
-        inputs = depset([full, mobile] + selection, transitive = [cc_toolchain.all_files]),
+        inputs = depset([full, every_operator, mobile] + selection, transitive = [cc_toolchain.all_files]),
         outputs = [report],
         mnemonic = "LiteRuntimeSizeReport",
         progress_message = "Measuring %{label}",
@@ -40,10 +53,21 @@ lite_runtime_size_report = rule(
     implementation = _size_report_impl,
     doc = "`tools/bazel run --config=mobile //ops:size_report` prints the report; `build` writes it.",
     attrs = NM_ATTRS | {
-        "full": attr.label(mandatory = True, doc = "A lite_runtime_binary of every operator."),
+        "full": attr.label(
+            mandatory = True,
+            cfg = _every_dtype,
+            doc = "A lite_runtime_binary of every operator; measured at every dtype.",
+        ),
+        "every_operator": attr.label(
+            mandatory = True,
+            doc = "The same binary at the build's dtypes (`full` without its transition).",
+        ),
         "mobile": attr.label(mandatory = True, doc = "The pruned lite_runtime_binary."),
         "selection": attr.label(mandatory = True, doc = "The pruned binary's `<name>_selected` target."),
         "_tool": attr.label(default = Label("//tools/size:size_report"), executable = True, cfg = "exec"),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
     },
     executable = True,
     toolchains = use_cpp_toolchain(),
