@@ -76,10 +76,10 @@ Value DefaultValue::to_value() const {
     case Kind::Int: return Value(i);
     case Kind::Double: return Value(d);
     case Kind::Bool: return Value(i != 0);
-    case Kind::String: return Value(s);
-    case Kind::IntList: return Value(list_of<int64_t>(list, n));
-    case Kind::DoubleList: return Value(list_of<double>(list, n));
-    case Kind::BoolList: return Value(list_of<bool>(list, n));
+    case Kind::String: return Value(string());
+    case Kind::IntList: return Value(list_of<int64_t>(data, n));
+    case Kind::DoubleList: return Value(list_of<double>(data, n));
+    case Kind::BoolList: return Value(list_of<bool>(data, n));
     case Kind::ScalarType: return Value(static_cast<ScalarType>(i));
     case Kind::Layout: return Value(static_cast<Layout>(i));
     case Kind::Device: return Value(Device(static_cast<DeviceType>(i), device_index));

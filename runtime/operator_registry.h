@@ -50,11 +50,12 @@ struct TypeSchema {
     Generator,
     Other,  // a type values cannot hold (Stream, Storage, Dimname, ...)
   };
+  // (Ordered so that the flags share one word: generated tables hold one per argument.)
   Kind kind = Kind::Other;
   bool elem_optional = false;  // the elements of a list are optional (`Tensor?[]`)
   bool list = false;
-  int32_t size = 0;  // a list's fixed length (`int[2]`), 0 if any
   bool optional = false;
+  int32_t size = 0;  // a list's fixed length (`int[2]`), 0 if any
   std::string_view text;  // as the schema spells it ("SymInt[1]?")
 
   // Whether a value can be passed for this type (an int for a float or Scalar, ...).
@@ -62,76 +63,69 @@ struct TypeSchema {
 };
 
 // A default value, as constant data (a Value is made from it only when a caller leaves
-// the argument out).
+// the argument out). 32 bytes: generated tables hold one per argument.
 struct DefaultValue {
   enum class Kind : uint8_t {
     None, Int, Double, Bool, String, IntList, DoubleList, BoolList, ScalarType, Layout,
     Device, MemoryFormat,
   };
   Kind kind = Kind::None;
-  int64_t i = 0;  // Int; the enum value of ScalarType / Layout / MemoryFormat / DeviceType
-  double d = 0;   // Double
-  std::string_view s;  // String
-  const void* list = nullptr;  // const int64_t* / const double* / const bool*
-  std::size_t n = 0;
   int16_t device_index = -1;  // Device
+  union {
+    int64_t i = 0;  // Int, Bool; the enum value of ScalarType / Layout / MemoryFormat / DeviceType
+    double d;       // Double
+  };
+  const void* data = nullptr;  // String: its characters; lists: const int64_t* / double* / bool*
+  std::size_t n = 0;           // String: its length; lists: their length
+
+  constexpr DefaultValue() = default;
 
   static constexpr DefaultValue none() { return {}; }
-  static constexpr DefaultValue of_int(int64_t v) { return make(Kind::Int, v); }
-  static constexpr DefaultValue of_double(double v) {
-    DefaultValue r = make(Kind::Double);
-    r.d = v;
-    return r;
-  }
-  static constexpr DefaultValue of_bool(bool v) { return make(Kind::Bool, v ? 1 : 0); }
+  static constexpr DefaultValue of_int(int64_t v) { return {Kind::Int, v}; }
+  static constexpr DefaultValue of_double(double v) { return DefaultValue(v); }
+  static constexpr DefaultValue of_bool(bool v) { return {Kind::Bool, v ? 1 : 0}; }
   static constexpr DefaultValue of_string(std::string_view v) {
-    DefaultValue r = make(Kind::String);
-    r.s = v;
-    return r;
+    return {Kind::String, 0, v.data(), v.size()};
   }
   static constexpr DefaultValue of_ints(const int64_t* v, std::size_t n) {
-    return make(Kind::IntList, 0, v, n);
+    return {Kind::IntList, 0, v, n};
   }
   static constexpr DefaultValue of_doubles(const double* v, std::size_t n) {
-    return make(Kind::DoubleList, 0, v, n);
+    return {Kind::DoubleList, 0, v, n};
   }
   static constexpr DefaultValue of_bools(const bool* v, std::size_t n) {
-    return make(Kind::BoolList, 0, v, n);
+    return {Kind::BoolList, 0, v, n};
   }
-  static constexpr DefaultValue of(ScalarType v) { return make(Kind::ScalarType, static_cast<int64_t>(v)); }
-  static constexpr DefaultValue of(Layout v) { return make(Kind::Layout, static_cast<int64_t>(v)); }
+  static constexpr DefaultValue of(ScalarType v) { return {Kind::ScalarType, static_cast<int64_t>(v)}; }
+  static constexpr DefaultValue of(Layout v) { return {Kind::Layout, static_cast<int64_t>(v)}; }
   static constexpr DefaultValue of(MemoryFormat v) {
-    return make(Kind::MemoryFormat, static_cast<int64_t>(v));
+    return {Kind::MemoryFormat, static_cast<int64_t>(v)};
   }
   static constexpr DefaultValue of(Device v) {
-    DefaultValue r = make(Kind::Device, static_cast<int64_t>(v.type()));
+    DefaultValue r{Kind::Device, static_cast<int64_t>(v.type())};
     r.device_index = v.index();
     return r;
   }
 
+  // The String default's text.
+  std::string_view string() const { return {static_cast<const char*>(data), n}; }
   Value to_value() const;
 
  private:
-  static constexpr DefaultValue make(Kind kind, int64_t i = 0, const void* list = nullptr,
-                                     std::size_t n = 0) {
-    DefaultValue r;
-    r.kind = kind;
-    r.i = i;
-    r.list = list;
-    r.n = n;
-    return r;
-  }
+  constexpr DefaultValue(Kind k, int64_t v, const void* list = nullptr, std::size_t size = 0)
+      : kind(k), i(v), data(list), n(size) {}
+  constexpr explicit DefaultValue(double v) : kind(Kind::Double), d(v) {}
 };
 
 struct ArgumentSchema {
   std::string_view name;
   TypeSchema type;
   std::string_view alias;  // the alias annotation without parentheses ("a!"), or empty
+  DefaultValue default_value;
+  std::string_view default_text;  // as the schema spells it ("1", "None", "[0,1]")
   bool kwarg_only = false;
   bool is_out = false;
   bool has_default = false;
-  DefaultValue default_value;
-  std::string_view default_text;  // as the schema spells it ("1", "None", "[0,1]")
 
   bool is_write() const { return !alias.empty() && alias.back() == '!'; }
 };

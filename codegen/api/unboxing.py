@@ -62,8 +62,8 @@ class TypeData:
 
     @functools.cached_property
     def cpp(self) -> str:  # a TypeSchema initializer, computed once per type
-        return (f"{{K::{self.kind}, {_BOOL[self.elem_optional]}, {_BOOL[self.is_list]}, {self.size}, "
-                f"{_BOOL[self.optional]}, \"{self.text}\"}}")
+        return (f"{{K::{self.kind}, {_BOOL[self.elem_optional]}, {_BOOL[self.is_list]}, "
+                f"{_BOOL[self.optional]}, {self.size}, \"{self.text}\"}}")
 
 
 _BOOL = {False: "false", True: "true"}
@@ -216,8 +216,8 @@ def _argument_line(a: Argument, kwarg_only: bool, is_out: bool) -> tuple[str, st
     list default's constant is named after the operator: `_FUNCTION` is replaced."""
     default, constant = (None, None) if a.default is None else \
         default_value(a, f"k_{_FUNCTION}_{a.name}_default")
-    line = (f"{{\"{a.name}\", {type_data(a.type).cpp}, \"{a.annotation or ''}\", {_BOOL[kwarg_only]}, "
-            f"{_BOOL[is_out]}, {_BOOL[default is not None]}, {default or '{}'}, {_cpp_string(a.default or '')}}}")
+    line = (f"{{\"{a.name}\", {type_data(a.type).cpp}, \"{a.annotation or ''}\", {default or '{}'}, "
+            f"{_cpp_string(a.default or '')}, {_BOOL[kwarg_only]}, {_BOOL[is_out]}, {_BOOL[default is not None]}}}")
     return line, constant
 
 
