@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <new>
 #include <sstream>
@@ -29,18 +30,21 @@ class Cursor {
 
   template <typename... Args>
   [[noreturn]] void fail(const Args&... args) const {
-    fail_at(pos_, args...);
+    fail_with(pos_, /*damaged=*/true, {args...});
   }
   template <typename... Args>
   [[noreturn]] void fail_at(std::size_t offset, const Args&... args) const {
-    fail_plain(offset, args..., " (the file is damaged, or was not written by "
-                                "selective/export_model.py; see lite/FORMAT.md)");
+    fail_with(offset, /*damaged=*/true, {args...});
   }
   // Without the "damaged" hint (for what a good file can break, such as its version).
   template <typename... Args>
   [[noreturn]] void fail_plain(std::size_t offset, const Args&... args) const {
-    raise(ModelError(sops::detail::str(model_.source, ": byte ", offset, ": ", args...)));
+    fail_with(offset, /*damaged=*/false, {args...});
   }
+  // The one function that builds the reader's messages: each failure above is its
+  // parts and a call (runtime/error.h's MessagePart).
+  [[noreturn]] void fail_with(std::size_t offset, bool damaged,
+                              std::initializer_list<sops::detail::MessagePart> parts) const;
 
   void need(std::size_t n, const char* what) const {
     if (n > left()) fail(what, " needs ", n, " bytes but ", left(), " are left");
@@ -84,6 +88,17 @@ class Cursor {
   std::size_t pos_;
   std::size_t end_;
 };
+
+void Cursor::fail_with(std::size_t offset, bool damaged,
+                       std::initializer_list<sops::detail::MessagePart> parts) const {
+  std::string message = sops::detail::str(model_.source, ": byte ", offset, ": ") +
+                        sops::detail::join(parts.begin(), parts.size());
+  if (damaged) {
+    message += " (the file is damaged, or was not written by selective/export_model.py; see "
+               "lite/FORMAT.md)";
+  }
+  raise(ModelError(std::move(message)));
+}
 
 // How many items to reserve for a count: a count is checked against the bytes left,
 // but an item in memory (a Node, an Arg) is larger than its bytes in the file, so the

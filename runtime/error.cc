@@ -86,6 +86,24 @@ FatalErrorHandler set_fatal_error_handler(FatalErrorHandler handler) noexcept {
 
 namespace detail {
 
+void MessagePart::stream(std::ostream& os) const {
+  switch (kind_) {
+    case Kind::Chars: os << chars_; break;
+    case Kind::View: os << view_; break;
+    case Kind::Char: os << char_; break;
+    case Kind::Signed: os << signed_; break;
+    case Kind::Unsigned: os << unsigned_; break;
+    case Kind::Double: os << double_; break;
+    case Kind::Other: other_.stream(os, other_.value); break;
+  }
+}
+
+std::string join(const MessagePart* parts, std::size_t n) {
+  std::ostringstream os;
+  for (std::size_t i = 0; i < n; ++i) parts[i].stream(os);
+  return os.str();
+}
+
 void fail(const Error& error) {
   fatal_error_handler()(error);
   std::fflush(stdout);

@@ -203,6 +203,10 @@ void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
                   FunctionRef<void(int64_t, int64_t)> f) {
   const int threads = get_num_threads();
   const int64_t range = end - begin;
+  if (range <= grain_size || threads == 1 || t_in_parallel_region) {
+    f(begin, end);
+    return;
+  }
   const int64_t grain = std::max<int64_t>(grain_size, 1);
   Job job;
   // Every chunk at least `grain` long (the last one takes the remainder).

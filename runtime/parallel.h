@@ -39,11 +39,17 @@ void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
 template <typename F>
 void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const F& f) {
   if (begin >= end) return;
+#ifdef SOPS_OPTIMIZE_SIZE
+  // One copy of f's code, called through the FunctionRef (parallel_run runs short
+  // ranges on this thread itself), where inlining the serial call made a second.
+  detail::parallel_run(begin, end, grain_size, FunctionRef<void(int64_t, int64_t)>(f));
+#else
   if (end - begin <= grain_size || in_parallel_region() || get_num_threads() == 1) {
     f(begin, end);
     return;
   }
   detail::parallel_run(begin, end, grain_size, FunctionRef<void(int64_t, int64_t)>(f));
+#endif
 }
 
 }  // namespace sops
