@@ -1,13 +1,14 @@
 #include "lite/cli.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <new>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,8 +94,10 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.command.empty()) return wrong("no command given");
-  static const std::set<std::string> kCommands = {"run", "ops", "trace", "shapes"};
-  if (!kCommands.count(o.command)) return wrong("unknown command '" + o.command + "'");
+  static constexpr std::string_view kCommands[] = {"run", "ops", "trace", "shapes"};
+  if (std::find(std::begin(kCommands), std::end(kCommands), o.command) == std::end(kCommands)) {
+    return wrong("unknown command '" + o.command + "'");
+  }
   if (o.model.empty()) return wrong(o.command + " needs a MODEL_FILE");
   if (o.command == "run" && o.output_dir.empty()) return wrong("run needs --output-dir DIR");
   if (o.command == "trace" && o.output_file.empty()) return wrong("trace needs -o FILE");
@@ -123,7 +126,7 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) raise(Error(path + ": cannot write the file"));
+  if (!out) raise(Error(detail::str(path, ": cannot write the file")));
 }
 
 // "output 1 ('logits'): " before an error writing that output.
@@ -141,8 +144,10 @@ int run_command(const Options& o) {
   const std::shared_ptr<const Model> model = read_model_file(o.model);
 
   if (o.command == "ops") {
-    std::set<std::string> ops(model->operators.begin(), model->operators.end());
-    for (const std::string& op : ops) std::cout << op << "\n";
+    std::vector<std::string_view> ops(model->operators.begin(), model->operators.end());
+    std::sort(ops.begin(), ops.end());
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    for (const std::string_view op : ops) std::cout << op << "\n";
     return 0;
   }
 
@@ -157,7 +162,7 @@ int run_command(const Options& o) {
   if (o.command == "trace") {
     const OperatorTrace trace;
     program.run(inputs);
-    const std::string name = std::filesystem::path(o.model).filename().string();
+    const std::string name = o.model.substr(o.model.find_last_of('/') + 1);  // the file's name
     write_file(o.output_file, trace.selected_operators_yaml(program, name));
     return 0;
   }
@@ -166,10 +171,12 @@ int run_command(const Options& o) {
   const std::vector<Tensor> outputs = program.run(inputs);
   std::error_code ec;
   std::filesystem::create_directories(o.output_dir, ec);
-  if (ec) raise(Error(o.output_dir + ": cannot create the output folder: " + ec.message()));
+  if (ec) {
+    raise(Error(detail::str(o.output_dir, ": cannot create the output folder: ", ec.message())));
+  }
   for (std::size_t k = 0; k < outputs.size(); ++k) {
-    const std::string path =
-        (std::filesystem::path(o.output_dir) / ("out" + std::to_string(k) + ".npy")).string();
+    const char* slash = o.output_dir.back() == '/' ? "" : "/";
+    const std::string path = o.output_dir + slash + "out" + std::to_string(k) + ".npy";
     const OutputWhere where{k, model->outputs[k].name};
     const PrefixScope scope(&OutputWhere::describe, &where);
     write_npy(path, outputs[k]);

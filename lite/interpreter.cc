@@ -95,7 +95,7 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
 
   // Every operator, looked up once; all the missing ones reported together.
   std::vector<const RegisteredOperator*> ops;
-  std::vector<std::string> missing;
+  std::vector<std::string_view> missing;  // (sorted as the registry sorts its names)
   ops.reserve(m.operators.size());
   for (const std::string& name : m.operators) {
     const RegisteredOperator* op = registry.find(name);
@@ -105,7 +105,7 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
   if (!missing.empty()) {
     std::sort(missing.begin(), missing.end());
     missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-    raise(MissingOperatorsError(m.source, std::move(missing)));
+    raise(MissingOperatorsError(m.source, {missing.begin(), missing.end()}));
   }
 
   // Each node's stack, converted and checked against the schema once.
@@ -136,9 +136,9 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
     // arguments (export's functional graphs never do).
     for (const ArgumentSchema& a : schema.arguments) {
       if (a.is_write()) {
-        raise(Error("the operator writes its argument '" + std::string(a.name) +
-                    "' in place, which a lite model cannot do (export with "
-                    "torch.export and run_decompositions(): a functional graph)"));
+        raise(Error(detail::str("the operator writes its argument '", a.name,
+                                "' in place, which a lite model cannot do (export with "
+                                "torch.export and run_decompositions(): a functional graph)")));
       }
     }
     for (std::size_t a = 0; a < schema.arguments.size(); ++a) {
@@ -150,13 +150,14 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
     const auto& returns = schema.returns;
     if (node.unpack) {
       if (returns.size() != 1 || !returns[0].type.list || returns[0].type.kind != TypeSchema::Kind::Tensor) {
-        raise(Error("the model unpacks its result as a Tensor[], but the schema returns " +
-                    std::to_string(returns.size()) + " value(s): " + schema.str()));
+        raise(
+            Error(detail::str("the model unpacks its result as a Tensor[], but the schema returns ",
+                              returns.size(), " value(s): ", schema.str())));
       }
     } else if (returns.size() != node.outs.size()) {
-      raise(Error("the model expects " + std::to_string(node.outs.size()) +
-                  " result(s), but the schema returns " + std::to_string(returns.size()) + ": " +
-                  schema.str()));
+      raise(Error(detail::str("the model expects ", node.outs.size(),
+                              " result(s), but the schema returns ", returns.size(), ": ",
+                              schema.str())));
     }
     for (const TensorUse& use : b.tensors) {
       for (uint32_t s : use.slots) {
@@ -198,9 +199,9 @@ void Program::check_inputs(const std::vector<Tensor>& inputs) const {
   }
   for (std::size_t k = 0; k < want.size(); ++k) {
     if (!matches(inputs[k], want[k].desc)) {
-      raise(Error(model_->source + ": input " + std::to_string(k) + " ('" + want[k].name +
-                  "') must be " + want[k].desc.str() + " (the shape the model was exported for) but is " +
-                  describe(inputs[k])));
+      raise(Error(detail::str(model_->source, ": input ", k, " ('", want[k].name, "') must be ",
+                              want[k].desc.str(), " (the shape the model was exported for) but is ",
+                              describe(inputs[k]))));
     }
   }
 }
@@ -209,8 +210,8 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs, const NodeOb
   check_inputs(inputs);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (!inputs[k].device().is_cpu()) {
-      raise(Error(model_->source + ": input " + std::to_string(k) + " ('" + model_->inputs[k].name +
-                  "') must be on cpu, not " + inputs[k].device().str()));
+      raise(Error(detail::str(model_->source, ": input ", k, " ('", model_->inputs[k].name,
+                              "') must be on cpu, not ", inputs[k].device().str())));
     }
   }
   std::vector<Value> slots(model_->num_values);
@@ -258,18 +259,19 @@ void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>&
   b.op->kernel()(stack);
   if (node.unpack) {
     if (stack.size() != 1) {
-      raise(Error("returned " + std::to_string(stack.size()) + " values where the model expects a list"));
+      raise(
+          Error(detail::str("returned ", stack.size(), " values where the model expects a list")));
     }
     std::vector<Tensor> list = stack[0].to_tensor_list();
     if (list.size() != node.outs.size()) {
-      raise(Error("returned " + std::to_string(list.size()) + " tensors where the model expects " +
-                  std::to_string(node.outs.size())));
+      raise(Error(detail::str("returned ", list.size(), " tensors where the model expects ",
+                              node.outs.size())));
     }
     for (std::size_t k = 0; k < list.size(); ++k) slots[node.outs[k]] = std::move(list[k]);
   } else {
     if (stack.size() != node.outs.size()) {
-      raise(Error("returned " + std::to_string(stack.size()) + " values where the model expects " +
-                  std::to_string(node.outs.size())));
+      raise(Error(detail::str("returned ", stack.size(), " values where the model expects ",
+                              node.outs.size())));
     }
     for (std::size_t k = 0; k < stack.size(); ++k) slots[node.outs[k]] = std::move(stack[k]);
   }
@@ -291,8 +293,8 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, const 
   outputs.reserve(m.outputs.size());
   for (const Output& o : m.outputs) {
     if (!slots[o.slot].is_tensor()) {
-      raise(Error(m.source + ": output '" + o.name + "' is a " + std::string(slots[o.slot].type_name()) +
-                  ", not a tensor"));
+      raise(Error(detail::str(m.source, ": output '", o.name, "' is a ", slots[o.slot].type_name(),
+                              ", not a tensor")));
     }
     const Tensor& t = slots[o.slot].to_tensor();
     // An output that is (a view of) a parameter is handed out as a copy: the parameter

@@ -466,17 +466,19 @@ std::shared_ptr<const Model> read_model(std::string source, const void* data, st
 
 std::shared_ptr<const Model> read_model_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) raise(ModelError(path + ": cannot open the model file: " + std::strerror(errno)));
+  if (f == nullptr)
+    raise(ModelError(detail::str(path, ": cannot open the model file: ", std::strerror(errno))));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
   struct stat st {};
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-    raise(ModelError(path + ": not a model file (not a regular file)"));
+    raise(ModelError(detail::str(path, ": not a model file (not a regular file)")));
   }
   const auto size = static_cast<std::size_t>(st.st_size);
   std::shared_ptr<std::byte> bytes = Model::allocate_bytes(size);
   if (size != 0 && std::fread(bytes.get(), 1, size, f) != size) {
-    raise(ModelError(path + ": cannot read the model file" +
-                     (std::ferror(f) ? std::string(": ") + std::strerror(errno) : " (it shrank while read)")));
+    raise(ModelError(detail::str(
+        path, ": cannot read the model file",
+        (std::ferror(f) ? std::string(": ") + std::strerror(errno) : " (it shrank while read)"))));
   }
   return read_model(path, std::move(bytes), size);
 }

@@ -29,7 +29,7 @@ constexpr NpyType kTypes[] = {
 };
 
 [[noreturn]] void fail(const std::string& source, const std::string& what) {
-  raise(Error(source + ": " + what));
+  raise(Error(detail::str(source, ": ", what)));
 }
 
 // The value of `'key': ` in numpy's header dict, up to the next top-level ',' or '}'.

@@ -1,6 +1,6 @@
 #include "lite/shapes.h"
 
-#include <set>
+#include <algorithm>
 #include <sstream>
 
 namespace sops::lite {
@@ -12,12 +12,14 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
 
   std::vector<bool> is_constant(model.num_values, false);
   for (const Constant& c : model.constants) is_constant[c.slot] = true;
-  std::set<const StorageImpl*> constant_storages;
+  // (A model has a few dozen storages: vectors searched in order.)
+  std::vector<const StorageImpl*> constant_storages;
 
   auto observe = [&](std::size_t i, const std::vector<Value>& slots) {
     if (i == 0) {
       for (const Constant& c : model.constants) {
-        if (slots[c.slot].is_tensor()) constant_storages.insert(slots[c.slot].to_tensor().storage().impl());
+        if (slots[c.slot].is_tensor())
+          constant_storages.push_back(slots[c.slot].to_tensor().storage().impl());
       }
     }
     const Node& node = model.nodes[i];
@@ -28,13 +30,17 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
       report.values.push_back({name, TensorDesc::of(v.to_tensor())});
     }
     // What is alive now: each storage once, parameters and their views aside.
-    std::set<const StorageImpl*> seen;
+    std::vector<const StorageImpl*> seen;
+    auto has = [](const std::vector<const StorageImpl*>& v, const StorageImpl* s) {
+      return std::find(v.begin(), v.end(), s) != v.end();
+    };
     std::size_t live = 0;
     for (uint32_t s = 0; s < slots.size(); ++s) {
       const Value& v = slots[s];
       if (is_constant[s] || !v.is_tensor() || !v.to_tensor().defined()) continue;
       const StorageImpl* storage = v.to_tensor().storage().impl();
-      if (storage == nullptr || constant_storages.count(storage) || !seen.insert(storage).second) continue;
+      if (storage == nullptr || has(constant_storages, storage) || has(seen, storage)) continue;
+      seen.push_back(storage);
       live += storage->nbytes();
     }
     if (live > report.peak_bytes) {

@@ -20,7 +20,7 @@ Device::Device(std::string_view text) : type_(DeviceType::CPU), index_(-1) {
   } else if (type_part == "meta") {
     type_ = DeviceType::Meta;
   } else {
-    raise(Error("unknown device '" + std::string(text) + "' (expected cpu, cuda, cuda:N or meta)"));
+    raise(Error(detail::str("unknown device '", text, "' (expected cpu, cuda, cuda:N or meta)")));
   }
   if (text.find(':') != std::string_view::npos) {
     int value = -1;

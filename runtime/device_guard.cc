@@ -37,9 +37,8 @@ void check_same_device(std::string_view op, std::initializer_list<NamedTensorRef
     const Device expected = first->tensor()->device();
     const Device got = ref.tensor()->device();
     if (SOPS_LIKELY(devices_compatible(expected, got))) continue;
-    raise(Error("expected all tensors to be on the same device as '" +
-                    std::string(first->name()) + "' (" + expected.str() + "), but got " +
-                    got.str(),
+    raise(Error(detail::str("expected all tensors to be on the same device as '", first->name(),
+                            "' (", expected.str(), "), but got ", got.str()),
                 std::string(ref.name()), std::string(op)));
   }
 }

@@ -97,9 +97,8 @@ void OperatorHandle::check_signature(std::string_view requested) const {
     return;
   }
   if (entry_->signature_ == requested) return;
-  raise(Error("typed<" + std::string(requested) +
-                  ">() does not match the kernels' signature " +
-                  std::string(entry_->signature_),
+  raise(Error(detail::str("typed<", requested, ">() does not match the kernels' signature ",
+                          entry_->signature_),
               {}, entry_->name_));
 }
 
@@ -113,9 +112,10 @@ Dispatcher& Dispatcher::singleton() {
 
 OperatorHandle Dispatcher::find(std::string_view name) {
   if (auto handle = try_find(name)) return *handle;
-  raise(Error("unknown operator '" + std::string(name) +
-              "': nothing is registered under that name (the name includes the overload, "
-              "e.g. \"add.Tensor\")"));
+  raise(
+      Error(detail::str("unknown operator '", name,
+                        "': nothing is registered under that name (the name includes the overload, "
+                        "e.g. \"add.Tensor\")")));
 }
 
 std::optional<OperatorHandle> Dispatcher::try_find(std::string_view name) {

@@ -146,17 +146,16 @@ void RegisteredOperator::check_arguments(Stack& stack) const {
   const std::size_t expected = s.arguments.size();
   const std::size_t given = stack.size();
   if (SOPS_UNLIKELY(given > expected)) {
-    raise(Error("expected at most " + plural(expected, "argument") + " (" + argument_names(s) +
-                    ") but got " + std::to_string(given) + "; schema: " + s.str(),
+    raise(Error(detail::str("expected at most ", plural(expected, "argument"), " (",
+                            argument_names(s), ") but got ", given, "; schema: ", s.str()),
                 {}, std::string(s.full_name)));
   }
   for (std::size_t i = given; i < expected; ++i) {
     const ArgumentSchema& a = s.arguments[i];
     if (SOPS_UNLIKELY(!a.has_default)) {
-      raise(Error("missing argument '" + std::string(a.name) + "' (position " +
-                      std::to_string(i + 1) + "): expected " + plural(expected, "argument") +
-                      " (" + argument_names(s) + ") but got " + std::to_string(given) +
-                      "; schema: " + s.str(),
+      raise(Error(detail::str("missing argument '", a.name, "' (position ", i + 1, "): expected ",
+                              plural(expected, "argument"), " (", argument_names(s), ") but got ",
+                              given, "; schema: ", s.str()),
                   std::string(a.name), std::string(s.full_name)));
     }
     stack.push_back(a.default_value.to_value());
@@ -164,8 +163,8 @@ void RegisteredOperator::check_arguments(Stack& stack) const {
   for (std::size_t i = 0; i < expected; ++i) {
     const ArgumentSchema& a = s.arguments[i];
     if (SOPS_UNLIKELY(!a.type.accepts(stack[i]))) {
-      raise(Error("expected a value of type " + std::string(a.type.text) + " (position " +
-                      std::to_string(i + 1) + ") but got " + std::string(stack[i].type_name()),
+      raise(Error(detail::str("expected a value of type ", a.type.text, " (position ", i + 1,
+                              ") but got ", stack[i].type_name()),
                   std::string(a.name), std::string(s.full_name)));
     }
   }
@@ -216,8 +215,8 @@ void OperatorRegistry::register_kernels(const KernelLibrary& library,
     for (const Kernel& k : table) {
       if (k.schema == nullptr || k.fn == nullptr) {
         undo();
-        raise(Error("register_kernels(" + std::string(library.name) +
-                    "): a row of its table has no schema or no kernel"));
+        raise(Error(detail::str("register_kernels(", library.name,
+                                "): a row of its table has no schema or no kernel")));
       }
       const auto [it, fresh] = operators_.emplace(k.schema->full_name, RegisteredOperator(k, owner));
       if (!fresh) {

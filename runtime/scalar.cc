@@ -41,8 +41,8 @@ std::string Scalar::str() const {
 }
 
 void Scalar::throw_overflow(ScalarType target) {
-  raise(Error("value cannot be converted to type " + std::string(to_string(target)) +
-              " without overflow"));
+  raise(Error(
+      detail::str("value cannot be converted to type ", to_string(target), " without overflow")));
 }
 
 std::ostream& operator<<(std::ostream& os, const Scalar& s) { return os << s.str(); }

@@ -11,13 +11,14 @@ void throw_mixed_devices(std::string_view op, uint8_t device_mask) {
     if (!found.empty()) found += " and ";
     found += to_string(static_cast<DeviceType>(bit));
   }
-  raise(Error("expected all tensors to be on the same device, but found tensors on " + found,
-              {}, std::string(op)));
+  raise(Error(
+      detail::str("expected all tensors to be on the same device, but found tensors on ", found),
+      {}, std::string(op)));
 }
 
 void throw_no_kernel(std::string_view op, DispatchKey key, std::string_view registered) {
-  raise(Error("no kernel for dispatch key " + std::string(to_string(key)) +
-                  "; registered: " + std::string(registered.empty() ? "none" : registered),
+  raise(Error(detail::str("no kernel for dispatch key ", to_string(key),
+                          "; registered: ", registered.empty() ? "none" : registered),
               {}, std::string(op)));
 }
 

@@ -32,8 +32,8 @@ void check_tensor_dtype(ScalarType dtype) {
     held += i == 0 ? "" : ", ";
     held += to_string(static_cast<ScalarType>(i));
   }
-  raise(Error("cannot make a tensor of dtype " + std::string(to_string(dtype)) +
-              ": sops tensors hold " + held + " only"));
+  raise(Error(detail::str("cannot make a tensor of dtype ", to_string(dtype),
+                          ": sops tensors hold ", held, " only")));
 }
 
 Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides,
@@ -51,8 +51,8 @@ void Tensor::throw_undefined() {
 }
 
 void Tensor::throw_element_type(ScalarType requested) const {
-  raise(Error("expected scalar type " + std::string(to_string(requested)) + " but found " +
-              std::string(to_string(scalar_type()))));
+  raise(Error(detail::str("expected scalar type ", to_string(requested), " but found ",
+                          to_string(scalar_type()))));
 }
 
 void Tensor::check_item() const {

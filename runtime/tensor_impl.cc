@@ -95,8 +95,8 @@ void TensorImpl::set_sizes_contiguous(IntArrayRef sizes, int64_t numel) {
 namespace sops::detail {
 
 void throw_dim_out_of_range(int64_t dim, int64_t min, int64_t max) {
-  raise(Error("dimension out of range (expected to be in range of [" + std::to_string(min) +
-              ", " + std::to_string(max) + "], but got " + std::to_string(dim) + ")"));
+  raise(Error(detail::str("dimension out of range (expected to be in range of [", min, ", ", max,
+                          "], but got ", dim, ")")));
 }
 
 }  // namespace sops::detail

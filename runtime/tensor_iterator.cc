@@ -365,8 +365,8 @@ void TensorIteratorBase::check_mem_overlap() const {
 // Queries (the loop order and the walks: tensor_iterator_loops.cc)
 
 void TensorIteratorBase::throw_operand_out_of_range(int arg) const {
-  raise(Error("TensorIterator: operand " + std::to_string(arg) + " out of range (it has " +
-              std::to_string(ntensors()) + ")"));
+  raise(Error(
+      detail::str("TensorIterator: operand ", arg, " out of range (it has ", ntensors(), ")")));
 }
 
 bool TensorIteratorBase::is_scalar(int arg) const {

@@ -36,8 +36,8 @@ std::string_view Value::tag_name(Tag tag) {
 }
 
 void Value::throw_wrong_type(Tag expected) const {
-  raise(Error("expected a value of type " + std::string(tag_name(expected)) + " but got " +
-              std::string(type_name())));
+  raise(Error(
+      detail::str("expected a value of type ", tag_name(expected), " but got ", type_name())));
 }
 
 namespace {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "runtime/parallel.h"
+#include "runtime/small_sort.h"
 #include "runtime/small_vector.h"
 #include "runtime/tensor.h"
 
@@ -65,8 +66,8 @@ inline ReducePlan make_reduce_plan(const Tensor& self, uint64_t mask, const Tens
     }
   }
   // Largest stride first, then merge neighbours that are contiguous with each other.
-  std::stable_sort(reduced.begin(), reduced.end(),
-                   [](const Dim& a, const Dim& b) { return a.stride > b.stride; });
+  insertion_sort(reduced.begin(), reduced.end(),
+                 [](const Dim& a, const Dim& b) { return a.stride > b.stride; });
   for (const Dim& r : reduced) {
     plan.red_numel *= r.size;
     if (!plan.red_sizes.empty() && plan.red_in.back() == r.stride * r.size) {

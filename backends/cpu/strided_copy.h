@@ -14,6 +14,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "runtime/small_sort.h"
 #include "runtime/small_vector.h"
 #include "runtime/tensor.h"
 
@@ -114,7 +115,7 @@ inline bool is_non_overlapping_and_dense(const Tensor& t) {
   if (ndim == 1) return t.size(0) < 2 || t.stride(0) == 1;
   SmallVector<int64_t, 8> perm(static_cast<std::size_t>(ndim));
   std::iota(perm.begin(), perm.end(), 0);
-  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+  insertion_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
     if (t.size(a) < 2) return false;
     if (t.size(b) < 2) return true;
     return t.stride(a) < t.stride(b);
