@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <new>
@@ -13,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lite/file_io.h"
 #include "lite/interpreter.h"
 #include "lite/npy.h"
 #include "lite/op_trace.h"
@@ -122,13 +122,6 @@ std::vector<Tensor> exported_inputs(const Model& model) {
   return inputs;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) raise(Error(detail::str(path, ": cannot write the file")));
-}
-
 // "output 1 ('logits'): " before an error writing that output.
 struct OutputWhere {
   std::size_t index;
@@ -163,7 +156,7 @@ int run_command(const Options& o) {
     const OperatorTrace trace;
     program.run(inputs);
     const std::string name = o.model.substr(o.model.find_last_of('/') + 1);  // the file's name
-    write_file(o.output_file, trace.selected_operators_yaml(program, name));
+    write_file(o.output_file, trace.selected_operators_yaml(program, name), "the trace");
     return 0;
   }
 

@@ -466,8 +466,9 @@ std::shared_ptr<const Model> read_model(std::string source, const void* data, st
 
 std::shared_ptr<const Model> read_model_file(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr)
+  if (f == nullptr) {
     raise(ModelError(detail::str(path, ": cannot open the model file: ", std::strerror(errno))));
+  }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
   struct stat st {};
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {

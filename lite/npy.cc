@@ -1,13 +1,16 @@
 #include "lite/npy.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <memory>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
+#include <sys/stat.h>
+
+#include "lite/file_io.h"
 #include "lite/tensor_copy.h"
 #include "runtime/error.h"
 
@@ -156,14 +159,19 @@ Tensor parse_npy(const std::string& source, const std::string& bytes) {
 }
 
 Tensor read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, std::string("cannot open the .npy file: ") + std::strerror(errno));
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) fail(path, "not a .npy file (not a regular file)");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) fail(path, "cannot read the .npy file");
-  return parse_npy(path, s.str());
+  // Read as the model reader reads a model file (lite/model_reader.cc).
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) fail(path, std::string("cannot open the .npy file: ") + std::strerror(errno));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
+  struct stat st {};
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fail(path, "not a .npy file (not a regular file)");
+  }
+  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+  if (!bytes.empty() && std::fread(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
+    fail(path, "cannot read the .npy file");
+  }
+  return parse_npy(path, bytes);
 }
 
 std::string format_npy(const Tensor& t) {
@@ -197,11 +205,7 @@ std::string format_npy(const Tensor& t) {
 }
 
 void write_npy(const std::string& path, const Tensor& t) {
-  const std::string bytes = format_npy(t);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) fail(path, std::string("cannot write the .npy file: ") + std::strerror(errno));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) fail(path, "cannot write the .npy file");
+  write_file(path, format_npy(t), "the .npy file");
 }
 
 }  // namespace sops::lite

@@ -1,23 +1,28 @@
 #include "lite/op_trace.h"
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <sstream>
 
 #include "runtime/call_observer.h"
 #include "runtime/error.h"
+#include "runtime/small_sort.h"
 
 namespace sops::lite {
 
 namespace {
 
 std::mutex g_mutex;
-std::optional<std::set<std::string>> g_recorded;  // while an OperatorTrace lives
+// While an OperatorTrace lives: each operator called, once. (A model calls a few dozen
+// operators: vectors searched in order, here and below.)
+std::optional<std::vector<std::string>> g_recorded;
 
 void record(std::string_view op, int /*depth*/) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_recorded) g_recorded->emplace(op);
+  if (g_recorded && std::find(g_recorded->begin(), g_recorded->end(), op) == g_recorded->end()) {
+    g_recorded->emplace_back(op);
+  }
 }
 
 // A YAML single-quoted scalar ('' stands for ').
@@ -45,26 +50,35 @@ OperatorTrace::~OperatorTrace() {
   g_recorded.reset();
 }
 
-std::map<std::string, TracedOperator> OperatorTrace::operators(const Program& program,
-                                                               const OperatorRegistry& registry) const {
-  std::map<std::string, TracedOperator> result;
+std::vector<TracedOperator> OperatorTrace::operators(const Program& program,
+                                                     const OperatorRegistry& registry) const {
+  std::vector<TracedOperator> result;
+  auto add = [&result](std::string name, bool is_root) {
+    for (TracedOperator& t : result) {
+      if (t.name == name) {
+        t.is_root = t.is_root || is_root;
+        return;
+      }
+    }
+    result.push_back({std::move(name), is_root});
+  };
   for (std::size_t i = 0; i < program.model().nodes.size(); ++i) {
-    result[std::string(program.op(i).name())].is_root = true;
+    add(std::string(program.op(i).name()), /*is_root=*/true);
   }
   // The dispatcher names operators without their namespace ("add.Tensor").
-  std::map<std::string_view, std::string_view> qualified;
-  for (std::string_view full : registry.operator_names()) {
-    const std::size_t sep = full.find("::");
-    if (sep != std::string_view::npos) qualified.emplace(full.substr(sep + 2), full);
-  }
+  const std::vector<std::string_view> registered = registry.operator_names();
+  auto qualified = [&registered](const std::string& op) -> std::string {
+    if (op.find("::") != std::string::npos) return op;
+    for (const std::string_view full : registered) {
+      const std::size_t sep = full.find("::");
+      if (sep != std::string_view::npos && full.substr(sep + 2) == op) return std::string(full);
+    }
+    return "aten::" + op;
+  };
   std::lock_guard<std::mutex> lock(g_mutex);
-  for (const std::string& op : *g_recorded) {
-    const auto it = qualified.find(op);
-    const std::string name = it != qualified.end() ? std::string(it->second)
-                             : op.find("::") != std::string::npos ? op
-                                                                  : "aten::" + op;
-    result.emplace(name, TracedOperator{});
-  }
+  for (const std::string& op : *g_recorded) add(qualified(op), /*is_root=*/false);
+  insertion_sort(result.begin(), result.end(),
+                 [](const TracedOperator& a, const TracedOperator& b) { return a.name < b.name; });
   return result;
 }
 
@@ -77,8 +91,8 @@ std::string OperatorTrace::selected_operators_yaml(const Program& program, std::
         "include_all_non_op_selectives: false\n"
         "include_all_operators: false\n"
         "operators:\n";
-  for (const auto& [name, op] : operators(program, registry)) {
-    os << "  " << name << ":\n"
+  for (const TracedOperator& op : operators(program, registry)) {
+    os << "  " << op.name << ":\n"
        << "    is_root_operator: " << (op.is_root ? "true" : "false") << "\n"
        << "    is_used_for_training: false\n"
        << "    include_all_overloads: false\n"

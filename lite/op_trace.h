@@ -10,9 +10,9 @@
 // API, at any depth.
 #pragma once
 
-#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lite/interpreter.h"
 #include "runtime/operator_registry.h"
@@ -20,6 +20,7 @@
 namespace sops::lite {
 
 struct TracedOperator {
+  std::string name;      // "aten::add.Tensor"
   bool is_root = false;  // called by the model itself (a node of the graph)
 };
 
@@ -30,10 +31,10 @@ class OperatorTrace {
   OperatorTrace(const OperatorTrace&) = delete;
   OperatorTrace& operator=(const OperatorTrace&) = delete;
 
-  // Every operator recorded so far plus the program's own operators (roots), by full
-  // name ("aten::add.Tensor"), sorted. Names the dispatcher reports without a
-  // namespace are qualified through `registry`.
-  std::map<std::string, TracedOperator> operators(
+  // Every operator recorded so far plus the program's own operators (roots), once
+  // each, sorted by full name. Names the dispatcher reports without a namespace are
+  // qualified through `registry`.
+  std::vector<TracedOperator> operators(
       const Program& program, const OperatorRegistry& registry = OperatorRegistry::global()) const;
 
   // PyTorch's selected_operators.yaml (torchgen's SelectiveBuilder format) of

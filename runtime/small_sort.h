@@ -1,8 +1,10 @@
-// insertion_sort: sorting the few dimensions of a tensor (at most a dozen).
+// insertion_sort: sorting short ranges, such as the few dimensions of a tensor or the
+// few dozen operators a model calls.
 //
 // Stable, in place, and one small loop per comparator: std::sort and std::stable_sort
 // bring introsort, heap and merge code with them (2.6 KB for the two dimension sorts
 // of the lite runtime under --config=mobile) that ranges this short never need.
+// Quadratic: not for ranges of more than about a hundred elements.
 #pragma once
 
 #include <iterator>

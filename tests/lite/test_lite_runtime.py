@@ -249,6 +249,20 @@ def test_wrong_inputs_fail_cleanly(tmp_path):
     assert not os.path.exists(out)
 
 
+def test_unwritable_outputs_fail_cleanly(tmp_path):
+    mlp, x = model_file("mlp"), inputs_of("mlp")[0]
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    assert_clean_failure(lite("run", mlp, "--input", x, "--output-dir", str(blocker)),
+                         str(blocker), "cannot create the output folder")
+    (tmp_path / "out" / "out0.npy").mkdir(parents=True)  # a folder where out0.npy goes
+    assert_clean_failure(lite("run", mlp, "--input", x, "--output-dir", str(tmp_path / "out")),
+                         "output 0 (", "out0.npy: cannot write the .npy file: Is a directory")
+    trace = tmp_path / "absent" / "trace.yaml"
+    assert_clean_failure(lite("trace", mlp, "--input", x, "-o", str(trace)),
+                         f"{trace}: cannot write the trace: No such file or directory")
+
+
 def test_damaged_model_files_fail_cleanly(tmp_path):
     data = open(model_file("cnn"), "rb").read()
     x = inputs_of("cnn")[0]
