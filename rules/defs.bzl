@@ -9,6 +9,8 @@
 - lite_runtime_binary: the lite interpreter's command line over a library's operators,
   pruned to a selection.
 - StructuredOpsSourcesInfo: what a library's generator run wrote, and how.
+- cuda_library / requires_cuda / CudaToolkitInfo: CUDA sources compiled by the
+  machine's nvcc into objects C++ targets link; skipped unless --config=cuda.
 
 Each rule, macro and provider documents its arguments or fields where it is defined;
 docs/rules.md gathers them into one page (tools/docs/rules_doc.py writes it, and
@@ -16,6 +18,12 @@ docs/rules.md gathers them into one page (tools/docs/rules_doc.py writes it, and
 """
 
 load("//rules/private:codegen.bzl", _StructuredOpsSourcesInfo = "StructuredOpsSourcesInfo")
+load(
+    "//rules/private:cuda.bzl",
+    _CudaToolkitInfo = "CudaToolkitInfo",
+    _cuda_library = "cuda_library",
+    _requires_cuda = "requires_cuda",
+)
 load("//rules/private:library.bzl", _structured_ops_library = "structured_ops_library")
 load("//rules/private:lite_runtime.bzl", _lite_runtime_binary = "lite_runtime_binary")
 load(
@@ -33,3 +41,6 @@ OperatorSetInfo = _OperatorSetInfo
 SelectedOperatorsInfo = _SelectedOperatorsInfo
 selective_ops_aspect = _selective_ops_aspect
 StructuredOpsSourcesInfo = _StructuredOpsSourcesInfo
+cuda_library = _cuda_library
+requires_cuda = _requires_cuda
+CudaToolkitInfo = _CudaToolkitInfo

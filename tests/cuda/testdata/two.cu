@@ -1,0 +1,1 @@
+// Compiled only by the analysis tests' stand-in nvcc: never built.
