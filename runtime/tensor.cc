@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/allocator.h"
+#include "runtime/device_guard.h"
 
 namespace sops {
 namespace {
@@ -36,9 +37,29 @@ void check_tensor_dtype(ScalarType dtype) {
                           ": sops tensors hold ", held, " only")));
 }
 
+// Memory for a new tensor on options' device. A backend's allocator allocates on its
+// current device: a device with an index (cuda:1) is made current for the allocation.
+Storage allocate_storage(std::size_t nbytes, TensorOptions options) {
+  Allocator* allocator = get_allocator(options.device_type());
+  if (options.device().has_index() && !options.device().is_cpu()) {
+    const DeviceGuard guard(options.device());
+    return Storage::allocate(nbytes, allocator);
+  }
+  return Storage::allocate(nbytes, allocator);
+}
+
+// The device a tensor records: options' device, or, when that has no index (a bare
+// cuda), the device its memory is on (cuda:0).
+Device device_of_storage(const Storage& storage, TensorOptions options) {
+  const bool from_storage =
+      !options.device().has_index() && storage.device().type() == options.device_type();
+  return from_storage ? storage.device() : options.device();
+}
+
 Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides,
                    TensorOptions options) {
-  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), options.device());
+  const Device device = device_of_storage(storage, options);
+  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), device);
   impl->set_sizes_and_strides(sizes, strides, 0);
   return Tensor(std::move(impl));
 }
@@ -128,10 +149,9 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
   int64_t nbytes = 0;
   valid = valid && !__builtin_mul_overflow(numel, static_cast<int64_t>(itemsize), &nbytes);
   if (SOPS_UNLIKELY(!valid)) return empty_strided(sizes, contiguous_strides(sizes), options);
-  Allocator* allocator = get_allocator(options.device_type());
-  auto impl = std::make_shared<TensorImpl>(
-      Storage::allocate(static_cast<std::size_t>(nbytes), allocator), options.dtype(),
-      options.device());
+  Storage storage = allocate_storage(static_cast<std::size_t>(nbytes), options);
+  const Device device = device_of_storage(storage, options);
+  auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), device);
   impl->set_sizes_contiguous(sizes, numel);
   return Tensor(std::move(impl));
 }
@@ -143,8 +163,7 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions optio
   }
   const std::size_t nbytes =
       required_storage_nbytes(sizes, strides, element_size(options.dtype()), 0);
-  Allocator* allocator = get_allocator(options.device_type());
-  return make_tensor(Storage::allocate(nbytes, allocator), sizes, strides, options);
+  return make_tensor(allocate_storage(nbytes, options), sizes, strides, options);
 }
 
 Tensor empty_like(const Tensor& t) { return empty(t.sizes(), t.options()); }

@@ -47,15 +47,26 @@ class DeviceWrappers : public ::testing::Test {
 };
 
 TEST_F(DeviceWrappers, GuardMakesTheTensorsDeviceCurrentThenRestoresIt) {
-  const Tensor c = device::ops::add(ones_on(1), ones_on(1));
-  EXPECT_EQ(guard_.set, (std::vector<int>{1}));
+  const Tensor a = ones_on(1);
+  const Tensor b = ones_on(1);
+  guard_.set.clear();
+  const Tensor c = device::ops::add(a, b);
+  // The wrapper's guard, then the one the output's allocation on cuda:1 makes.
+  EXPECT_EQ(guard_.set, (std::vector<int>{1, 1}));
   EXPECT_EQ(guard_.current.index(), 0);  // restored
   EXPECT_EQ(c.device(), Device(DeviceType::CUDA, 1));
   EXPECT_EQ(c.data_ptr<float>()[0], 2.0f);
   // The static entry point is the same wrapper.
   guard_.set.clear();
-  device::ops::cuda::add(ones_on(1), ones_on(1));
+  device::ops::cuda::add(a, b);
+  EXPECT_EQ(guard_.set, (std::vector<int>{1, 1}));
+}
+
+TEST_F(DeviceWrappers, ATensorIsAllocatedWithItsDeviceCurrent) {
+  const Tensor t = ones_on(1);
   EXPECT_EQ(guard_.set, (std::vector<int>{1}));
+  EXPECT_EQ(guard_.current.index(), 0);  // restored
+  EXPECT_EQ(t.device(), Device(DeviceType::CUDA, 1));
 }
 
 TEST_F(DeviceWrappers, TensorsOnDifferentDevicesAreRejectedNamingTheOperator) {
@@ -69,8 +80,13 @@ TEST_F(DeviceWrappers, TensorsOnDifferentDevicesAreRejectedNamingTheOperator) {
 }
 
 TEST_F(DeviceWrappers, EntriesThatOptOutGetNoGuardAndNoCheck) {
-  const Tensor c = device::ops::cuda::mul(ones_on(0), ones_on(1));  // NoCheck: accepted
-  EXPECT_TRUE(guard_.set.empty());                                  // device_guard: False
+  const Tensor a = ones_on(0);
+  const Tensor b = ones_on(1);
+  guard_.set.clear();
+  const Tensor c = device::ops::cuda::mul(a, b);  // NoCheck: accepted
+  // device_guard: False: no guard of the wrapper's; only the output's allocation (on
+  // the first input's device) makes its device current.
+  EXPECT_EQ(guard_.set, (std::vector<int>{0}));
   EXPECT_EQ(c.data_ptr<float>()[1], 1.0f);
 }
 

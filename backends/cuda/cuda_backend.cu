@@ -1,0 +1,55 @@
+#include "backends/cuda/cuda_backend.h"
+
+#include <cuda_runtime.h>
+
+#include "backends/cuda/cuda_allocator.h"
+#include "backends/cuda/cuda_check.h"
+#include "runtime/device_guard.h"
+
+namespace sops::cuda {
+
+namespace {
+
+class CudaGuard final : public DeviceGuardImpl {
+ public:
+  Device exchange_device(Device device) override {
+    int current = 0;
+    check(cudaGetDevice(&current), "cudaGetDevice");
+    if (device.has_index() && device.index() != current) {
+      check(cudaSetDevice(device.index()), "cudaSetDevice");
+    }
+    return Device(kCUDA, static_cast<Device::Index>(current));
+  }
+  void restore_device(Device device) noexcept override {
+    (void)cudaSetDevice(device.has_index() ? device.index() : 0);
+  }
+};
+
+}  // namespace
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+bool register_cuda_backend() {
+  static const bool registered = [] {
+    if (device_count() == 0) return false;
+    static CudaGuard guard;
+    set_allocator(kCUDA, &caching_allocator());
+    set_device_guard_impl(kCUDA, &guard);
+    return true;
+  }();
+  return registered;
+}
+
+void copy_bytes(void* dst, const void* src, std::size_t nbytes) {
+  if (nbytes == 0) return;
+  check(cudaMemcpy(dst, src, nbytes, cudaMemcpyDefault), "cudaMemcpy");
+}
+
+}  // namespace sops::cuda

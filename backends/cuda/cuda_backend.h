@@ -1,0 +1,30 @@
+// The CUDA backend of the sops runtime: one call installs what CUDA tensors need.
+//
+//   if (sops::cuda::register_cuda_backend()) {
+//     sops::Tensor x = sops::empty({4, 4}, sops::TensorOptions().device(sops::kCUDA));
+//   }
+//
+// register_cuda_backend() installs the caching allocator (cuda_allocator.h) for
+// DeviceType::CUDA and a device guard (cudaGetDevice/cudaSetDevice) that generated
+// wrappers use to run a kernel on its tensors' device. It returns false, installing
+// nothing, when the process sees no CUDA device (no GPU, no driver); CUDA tensors then
+// fail to allocate with an error saying that no allocator is registered.
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/device.h"
+
+namespace sops::cuda {
+
+// How many CUDA devices this process sees; 0 without a GPU or a driver.
+int device_count();
+
+// Installs the allocator and the device guard (once; later calls return the same).
+bool register_cuda_backend();
+
+// Bytes between a CUDA allocation and host memory, or between two CUDA allocations
+// (cudaMemcpy, unified addressing decides the direction); waits for the copy.
+void copy_bytes(void* dst, const void* src, std::size_t nbytes);
+
+}  // namespace sops::cuda
