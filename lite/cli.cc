@@ -1,6 +1,7 @@
 #include "lite/cli.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -181,6 +182,18 @@ int run_command(const Options& o) {
 void print_fatal_error(const Error& error) {
   std::cerr << "lite_runtime: error: " << error.what() << "\n";
 }
+
+// The new-handler: out of memory is an error like the others. Building its message
+// allocates too; if that fails, a fixed message, written without allocating.
+void out_of_memory() {
+  static std::atomic_flag reporting = ATOMIC_FLAG_INIT;
+  if (reporting.test_and_set()) {
+    static constexpr char kMessage[] = "lite_runtime: error: out of memory\n";
+    std::fwrite(kMessage, 1, sizeof(kMessage) - 1, stderr);
+    std::_Exit(1);
+  }
+  raise(Error("out of memory"));
+}
 #endif
 
 }  // namespace
@@ -209,7 +222,7 @@ int run_cli(int argc, char** argv, void (*register_kernels)(OperatorRegistry& re
   // Built without exceptions, an error ends the process where it is raised (runtime/
   // error.h), printed as above; running out of memory raises one too.
   set_fatal_error_handler(&print_fatal_error);
-  std::set_new_handler([] { raise(Error("out of memory")); });
+  std::set_new_handler(&out_of_memory);
   register_kernels(OperatorRegistry::global());
   return run_command(options);
 #endif

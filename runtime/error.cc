@@ -1,7 +1,10 @@
 #include "runtime/error.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 namespace sops {
 
@@ -105,6 +108,12 @@ std::string join(const MessagePart* parts, std::size_t n) {
 }
 
 void fail(const Error& error) {
+  // One message, from the first thread that fails (parallel_for's workers may fail at
+  // once): the others wait here for it to end the process.
+  static std::atomic_flag failing = ATOMIC_FLAG_INIT;
+  if (failing.test_and_set()) {
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
   fatal_error_handler()(error);
   std::fflush(stdout);
   std::fflush(stderr);

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
+
 #include "backends/cuda/cuda_check.h"
 #include "runtime/error.h"
 
@@ -41,6 +43,7 @@ DataPtr CachingAllocator::allocate(std::size_t nbytes) {
   check(cudaGetDevice(&device), "cudaGetDevice");
   if (nbytes == 0) return DataPtr(Device(kCUDA, static_cast<Device::Index>(device)));
   const std::size_t size = (nbytes + kRounding - 1) / kRounding * kRounding;
+  auto block = std::make_unique<Block>(Block{this, nullptr, 0, device});  // before any memory
   std::lock_guard<std::mutex> lock(mutex_);
   void* memory = nullptr;
   std::size_t got = size;
@@ -56,8 +59,9 @@ DataPtr CachingAllocator::allocate(std::size_t nbytes) {
     memory = device_malloc(size, device);
   }
   stats_.in_use_bytes += got;
-  auto* block = new Block{this, memory, got, device};
-  return DataPtr(memory, block, &CachingAllocator::release,
+  block->memory = memory;
+  block->size = got;
+  return DataPtr(memory, block.release(), &CachingAllocator::release,
                  Device(kCUDA, static_cast<Device::Index>(device)));
 }
 
@@ -67,8 +71,16 @@ void CachingAllocator::release(void* context) {
   {
     std::lock_guard<std::mutex> lock(self.mutex_);
     self.stats_.in_use_bytes -= block->size;
-    self.stats_.cached_bytes += block->size;
-    self.cache_.emplace(std::make_pair(block->device, block->size), block->memory);
+#if SOPS_EXCEPTIONS
+    try {
+#endif
+      self.cache_.emplace(std::make_pair(block->device, block->size), block->memory);
+      self.stats_.cached_bytes += block->size;
+#if SOPS_EXCEPTIONS
+    } catch (...) {  // no memory for the cache's node (a deleter must not throw): give it back
+      cudaFree(block->memory);
+    }
+#endif
   }
   delete block;
 }

@@ -94,9 +94,22 @@ def _cuda_library_impl(ctx):
     gencode = [_gencode(ctx.label, a) for a in archs]
     optimize = ["-O3"] if ctx.var["COMPILATION_MODE"] == "opt" else ["-O0", "-g"] if ctx.var["COMPILATION_MODE"] == "dbg" else ["-O2"]
 
+    # What the build's --copt/--cxxopt say about the C++ dialect reaches nvcc's host
+    # compiler too: objects built with and without exceptions, RTTI or a -D would break
+    # each other's inline code. (Optimization flags and -flto do not: nvcc's host
+    # compiler is not the toolchain's, and its LTO objects would not link.)
+    cpp = ctx.fragments.cpp
+    dialect = [
+        f
+        for f in cpp.copts + cpp.cxxopts
+        if f.startswith("-D") or f in ("-fno-exceptions", "-fno-rtti")
+    ]
+
     objects = []
     for src in ctx.files.srcs:
-        obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, src.basename.rsplit(".", 1)[0]))
+        # _objs/<name>/<path in the package, without extension>.o, as cc_library names them.
+        relative = src.short_path[len(ctx.label.package) + 1:] if ctx.label.package else src.short_path
+        obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, relative.rsplit(".", 1)[0]))
         args = ctx.actions.args()
         args.add_all(["-c", "-x", "cu", "-std=c++17", "-Xcompiler", "-fPIC"])
         args.add_all(optimize)
@@ -106,6 +119,7 @@ def _cuda_library_impl(ctx):
         args.add_all(compilation.includes, format_each = "-I%s")
         args.add_all(compilation.quote_includes, format_each = "-I%s")
         args.add_all(compilation.system_includes, before_each = "-isystem")
+        args.add_all(dialect, format_each = "-Xcompiler=%s")
         args.add_all(ctx.attr.copts)
         args.add(src)
         args.add("-o", obj)

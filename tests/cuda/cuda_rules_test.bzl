@@ -31,8 +31,11 @@ def _compiles_each_source_with_nvcc_impl(ctx):
         argv = a.argv
         asserts.equals(env, "/stand-in/bin/nvcc", argv[0])
         for flag in ["-c", "-std=c++17", "-O3", "-gencode=arch=compute_90,code=sm_90",
-                     "-gencode=arch=compute_90,code=compute_90", "-DSTAND_IN_RUNTIME", "--extra-flag"]:
+                     "-gencode=arch=compute_90,code=compute_90", "-DSTAND_IN_RUNTIME", "--extra-flag",
+                     # The build's C++ dialect reaches the host compiler; its -O and -flto do not.
+                     "-Xcompiler=-fno-exceptions", "-Xcompiler=-fno-rtti", "-Xcompiler=-DFROM_COPT"]:
             asserts.true(env, flag in argv, "%s not in %s" % (flag, argv))
+        asserts.false(env, "-Xcompiler=-flto" in argv, "-flto reached nvcc")
         asserts.true(env, "stand_in.h" in [f.basename for f in a.inputs.to_list()],
                      "a dependency's headers are the action's inputs")
     target = analysistest.target_under_test(env)
@@ -46,7 +49,10 @@ def _compiles_each_source_with_nvcc_impl(ctx):
 
 compiles_each_source_with_nvcc_test = analysistest.make(
     _compiles_each_source_with_nvcc_impl,
-    config_settings = _CUDA,
+    config_settings = _CUDA | {
+        "//command_line_option:copt": ["-fno-exceptions", "-flto", "-DFROM_COPT"],
+        "//command_line_option:cxxopt": ["-fno-rtti"],
+    },
 )
 
 def _archs_flag_impl(ctx):
