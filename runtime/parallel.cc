@@ -151,12 +151,14 @@ class ThreadPool {
     for (std::thread& t : threads_) t.join();
     threads_.clear();
     stop_ = false;
-    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { loop(); });
+    // A worker starts from the generation before the job run() is about to publish: one
+    // that read it itself, once running, could read it after and miss that job.
+    const uint64_t seen = generation_.load();
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this, seen] { loop(seen); });
   }
 
-  void loop() {
+  void loop(uint64_t seen) {
     t_in_parallel_region = true;
-    uint64_t seen = generation_.load();
     while (true) {
       spin_until([&] { return generation_.load() != seen; });
       Job* job = nullptr;
@@ -203,23 +205,23 @@ void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
                   FunctionRef<void(int64_t, int64_t)> f) {
   const int threads = get_num_threads();
   const int64_t range = end - begin;
-  if (range <= grain_size || threads == 1 || t_in_parallel_region) {
+  const int64_t grain = std::max<int64_t>(grain_size, 1);
+  // Every chunk at least `grain` long (the last one takes the remainder).
+  int64_t nchunks = std::max<int64_t>(1, std::min<int64_t>(threads, range / grain));
+  const int64_t chunk = (range + nchunks - 1) / nchunks;
+  nchunks = (range + chunk - 1) / chunk;
+  // One chunk (a short range, one thread), or a call from inside a chunk (nested
+  // parallelism): on this thread.
+  if (nchunks <= 1 || t_in_parallel_region) {
     f(begin, end);
     return;
   }
-  const int64_t grain = std::max<int64_t>(grain_size, 1);
   Job job;
-  // Every chunk at least `grain` long (the last one takes the remainder).
-  job.nchunks = std::max<int64_t>(1, std::min<int64_t>(threads, range / grain));
-  job.chunk = (range + job.nchunks - 1) / job.nchunks;
-  job.nchunks = (range + job.chunk - 1) / job.chunk;
+  job.nchunks = nchunks;
+  job.chunk = chunk;
   job.begin = begin;
   job.end = end;
   job.f = &f;
-  if (job.nchunks <= 1) {
-    f(begin, end);
-    return;
-  }
   ThreadPool::get().run(job, threads);
 #if SOPS_EXCEPTIONS
   if (job.error) std::rethrow_exception(job.error);

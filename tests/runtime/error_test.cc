@@ -2,7 +2,10 @@
 // the scopes that give it that context.
 #include "runtime/error.h"
 
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -106,13 +109,27 @@ TEST(Error, ScopesApplyInnermostFirstAndAPrefixWrapsWhatIsInside) {
 TEST(Error, ACheckFailingOnAWorkerThreadNamesTheCallersOperator) {
   const int threads = sops::get_num_threads();
   sops::set_num_threads(2);
-  const std::string message = sops::testing::error_message([] {
+  sops::parallel_for(0, 2, 1, [](int64_t, int64_t) {});  // starts the pool's worker
+  // Two chunks: the calling thread leaves the failing one to the worker, waiting (at
+  // most 5 s) until the worker has taken it.
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<bool> worker_ran{false};
+  const std::string message = sops::testing::error_message([&] {
     const sops::OperatorScope scope("sum.dim_IntList");
-    sops::parallel_for(0, 1000, 1, [](int64_t begin, int64_t end) {
-      SOPS_CHECK_ARG(begin == 0 || end < 0, "dim", "failed at ", begin);
+    sops::parallel_for(0, 2, 1, [&](int64_t begin, int64_t) {
+      if (std::this_thread::get_id() == caller) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!worker_ran && std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::yield();
+        }
+        return;
+      }
+      worker_ran = true;
+      SOPS_CHECK_ARG(false, "dim", "failed at ", begin);
     });
   });
   sops::set_num_threads(threads);
+  ASSERT_TRUE(worker_ran) << "no worker thread ran a chunk";
   EXPECT_EQ(message.rfind("sum.dim_IntList: argument 'dim': failed at ", 0), 0u) << message;
 }
 
