@@ -170,6 +170,7 @@ def _generate_options_problem(args: argparse.Namespace) -> str | None:
         return f"--include-prefix: `{prefix}` cannot be an include directory; write e.g. `my_ops` or `gen/my_ops`"
     args.include_prefix = prefix
     args.backends = tuple(backends)
+    args.source_label = args.source_label or args.file  # how messages name the yaml
     return None
 
 
@@ -183,7 +184,7 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
 
     problem = _backends_without_kernels(parsed, args.backends)
     if problem:
-        print(f"{args.source_label or args.file}:1:1: error: {problem}", file=sys.stderr)
+        print(f"{args.source_label}:1:1: error: {problem}", file=sys.stderr)
         return 1
     lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards,
                         static_dispatch=args.static_dispatch)
@@ -193,12 +194,12 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
         try:
             lib.selection = select.selection_of(lib, args.selected_ops, args.kernel_symbols)
         except select.SelectionError as e:
-            print(f"{args.source_label or args.file}:1:1: error: {e}", file=sys.stderr)
+            print(f"{args.source_label}:1:1: error: {e}", file=sys.stderr)
             return 1
         if args.selection_report:
             with open(args.selection_report, "w", encoding="utf-8", newline="\n") as out:
                 out.write(lib.selection.report(lib.functions))
-    renderer = render.Renderer(lib, {"source": args.source_label or args.file, "namespace": args.namespace,
+    renderer = render.Renderer(lib, {"source": args.source_label, "namespace": args.namespace,
                                      "include_prefix": args.include_prefix})
     outputs = files.output_files(args.backends, args.shards)
     if args.sources_only:
@@ -222,7 +223,7 @@ def _check_kernels(parsed: NativeYaml, args: argparse.Namespace) -> int:
     needed = needed_definitions(lib)
     missing = [n for n in needed if not symbols.objects_defining(n.name)]
     if missing:
-        label = args.source_label or args.file
+        label = args.source_label
         print(format_missing(missing, label, args.include_prefix), file=sys.stderr)
         print(f"{label}: {_count(len(missing), 'declared kernel')} without a definition", file=sys.stderr)
         return 1

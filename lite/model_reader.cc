@@ -3,8 +3,6 @@
 // (each counted item takes at least one byte), and reserves are capped, so a damaged
 // count fails cleanly and memory stays proportional to the file's size.
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
@@ -12,8 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include <sys/stat.h>
-
+#include "lite/file_io.h"
 #include "lite/model.h"
 
 namespace sops::lite {
@@ -465,22 +462,14 @@ std::shared_ptr<const Model> read_model(std::string source, const void* data, st
 }
 
 std::shared_ptr<const Model> read_model_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    raise(ModelError(detail::str(path, ": cannot open the model file: ", std::strerror(errno))));
-  }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
-  struct stat st {};
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-    raise(ModelError(detail::str(path, ": not a model file (not a regular file)")));
-  }
-  const auto size = static_cast<std::size_t>(st.st_size);
-  std::shared_ptr<std::byte> bytes = Model::allocate_bytes(size);
-  if (size != 0 && std::fread(bytes.get(), 1, size, f) != size) {
-    raise(ModelError(detail::str(
-        path, ": cannot read the model file",
-        (std::ferror(f) ? std::string(": ") + std::strerror(errno) : " (it shrank while read)"))));
-  }
+  std::shared_ptr<std::byte> bytes;
+  std::size_t size = 0;
+  const std::string problem = read_file(path, "model file", [&](std::size_t n) -> void* {
+    bytes = Model::allocate_bytes(n);
+    size = n;
+    return bytes.get();
+  });
+  if (!problem.empty()) raise(ModelError(detail::str(path, ": ", problem)));
   return read_model(path, std::move(bytes), size);
 }
 

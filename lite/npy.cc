@@ -1,14 +1,9 @@
 #include "lite/npy.h"
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <memory>
 #include <sstream>
 #include <string_view>
 #include <vector>
-
-#include <sys/stat.h>
 
 #include "lite/file_io.h"
 #include "lite/tensor_copy.h"
@@ -159,18 +154,12 @@ Tensor parse_npy(const std::string& source, const std::string& bytes) {
 }
 
 Tensor read_npy(const std::string& path) {
-  // Read as the model reader reads a model file (lite/model_reader.cc).
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) fail(path, std::string("cannot open the .npy file: ") + std::strerror(errno));
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
-  struct stat st {};
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-    fail(path, "not a .npy file (not a regular file)");
-  }
-  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
-  if (!bytes.empty() && std::fread(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
-    fail(path, "cannot read the .npy file");
-  }
+  std::string bytes;
+  const std::string problem = read_file(path, ".npy file", [&](std::size_t size) -> void* {
+    bytes.resize(size);
+    return bytes.data();
+  });
+  if (!problem.empty()) fail(path, problem);
   return parse_npy(path, bytes);
 }
 

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "runtime/call_observer.h"
 #include "runtime/error.h"
@@ -65,13 +66,17 @@ std::vector<TracedOperator> OperatorTrace::operators(const Program& program,
   for (std::size_t i = 0; i < program.model().nodes.size(); ++i) {
     add(std::string(program.op(i).name()), /*is_root=*/true);
   }
-  // The dispatcher names operators without their namespace ("add.Tensor").
-  const std::vector<std::string_view> registered = registry.operator_names();
-  auto qualified = [&registered](const std::string& op) -> std::string {
+  // The dispatcher names operators without their namespace ("add.Tensor"): each
+  // registered name's (name without namespace, full name), split once.
+  std::vector<std::pair<std::string_view, std::string_view>> by_base;
+  for (const std::string_view full : registry.operator_names()) {
+    const std::size_t sep = full.find("::");
+    if (sep != std::string_view::npos) by_base.emplace_back(full.substr(sep + 2), full);
+  }
+  auto qualified = [&by_base](const std::string& op) -> std::string {
     if (op.find("::") != std::string::npos) return op;
-    for (const std::string_view full : registered) {
-      const std::size_t sep = full.find("::");
-      if (sep != std::string_view::npos && full.substr(sep + 2) == op) return std::string(full);
+    for (const auto& [base, full] : by_base) {
+      if (base == op) return std::string(full);
     }
     return "aten::" + op;
   };

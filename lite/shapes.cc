@@ -12,15 +12,18 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
 
   std::vector<bool> is_constant(model.num_values, false);
   for (const Constant& c : model.constants) is_constant[c.slot] = true;
-  // (A model has a few dozen storages: vectors searched in order.)
+  // The constants' storages (one each), sorted once; the live ones of a node, searched
+  // in order.
   std::vector<const StorageImpl*> constant_storages;
 
   auto observe = [&](std::size_t i, const std::vector<Value>& slots) {
     if (i == 0) {
       for (const Constant& c : model.constants) {
-        if (slots[c.slot].is_tensor())
+        if (slots[c.slot].is_tensor()) {
           constant_storages.push_back(slots[c.slot].to_tensor().storage().impl());
+        }
       }
+      std::sort(constant_storages.begin(), constant_storages.end());
     }
     const Node& node = model.nodes[i];
     for (std::size_t k = 0; k < node.outs.size(); ++k) {
@@ -39,7 +42,10 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
       const Value& v = slots[s];
       if (is_constant[s] || !v.is_tensor() || !v.to_tensor().defined()) continue;
       const StorageImpl* storage = v.to_tensor().storage().impl();
-      if (storage == nullptr || has(constant_storages, storage) || has(seen, storage)) continue;
+      if (storage == nullptr || has(seen, storage) ||
+          std::binary_search(constant_storages.begin(), constant_storages.end(), storage)) {
+        continue;
+      }
       seen.push_back(storage);
       live += storage->nbytes();
     }

@@ -31,7 +31,9 @@ DeviceGuardImpl* set_device_guard_impl(DeviceType type, DeviceGuardImpl* impl);
 
 class DeviceGuard {
  public:
-  explicit DeviceGuard(Device device) : impl_(get_device_guard_impl(device.type())) {
+  // (cpu has no guard: no lookup on its hot path.)
+  explicit DeviceGuard(Device device)
+      : impl_(device.is_cpu() ? nullptr : get_device_guard_impl(device.type())) {
     if (impl_ != nullptr) previous_ = impl_->exchange_device(device);
   }
   // No device (e.g. an absent optional tensor): does nothing.

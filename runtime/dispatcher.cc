@@ -1,7 +1,6 @@
 #include "runtime/dispatcher.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace sops {
 namespace {
@@ -90,28 +89,13 @@ std::optional<DispatchKey> OperatorHandle::resolved_key(DispatchKey backend) con
   return entry_->resolved_[static_cast<std::size_t>(backend)];
 }
 
-namespace {
-
-// Two type_name spellings of one type: equal but for spaces.
-bool same_type_name(std::string_view a, std::string_view b) {
-  std::size_t i = 0, j = 0;
-  while (true) {
-    while (i < a.size() && a[i] == ' ') ++i;
-    while (j < b.size() && b[j] == ' ') ++j;
-    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
-    if (a[i++] != b[j++]) return false;
-  }
-}
-
-}  // namespace
-
 void OperatorHandle::check_signature(std::string_view requested) const {
   std::lock_guard<std::mutex> lock(Dispatcher::singleton().mutex_);
   if (entry_->signature_.empty()) {
     entry_->signature_ = requested;  // kernels registered later must match it
     return;
   }
-  if (same_type_name(entry_->signature_, requested)) return;
+  if (entry_->signature_ == requested) return;
   raise(Error(detail::str("typed<", requested, ">() does not match the kernels' signature ",
                           entry_->signature_),
               {}, entry_->name_));
@@ -223,7 +207,7 @@ bool Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedK
                          " is registered twice");
     return false;
   }
-  if (!entry.signature_.empty() && !same_type_name(entry.signature_, signature)) {
+  if (!entry.signature_.empty() && entry.signature_ != signature) {
     // The library the operator's kernels came from: its definer, else any kernel's.
     const auto& libs = entry.kernel_libraries_;
     const auto any = std::find_if(libs.begin(), libs.end(), [](auto* l) { return l != nullptr; });

@@ -100,10 +100,10 @@ namespace detail {
 
 // The name of type T as the compiler spells it, from __PRETTY_FUNCTION__ (GCC: "... [with
 // T = X; std::string_view = ...]", Clang: "... [T = X]"): the kernels' signatures are
-// told apart by name, with or without RTTI (--config=mobile builds without), compared
-// without spaces (GCC writes "const T&", Clang "const T &"). Caveats: one type is
-// spelled alike only by one compiler family ("long int" / "long"), and types of two
-// anonymous namespaces print alike; kernel signatures use sops's types.
+// told apart by name, with or without RTTI (--config=mobile builds without). One
+// compiler family spells a type one way (GCC "const T&", Clang "const T &"), so a
+// process's kernels and callers must come from one family; types of two anonymous
+// namespaces print alike (kernel signatures use sops's types).
 template <typename T>
 constexpr std::string_view type_name() {
   constexpr std::string_view f = __PRETTY_FUNCTION__;

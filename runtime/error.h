@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <exception>
 #include <new>
-#include <sstream>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <type_traits>

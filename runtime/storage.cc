@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <optional>
 
 #include "runtime/device_guard.h"
 #include "runtime/error.h"
@@ -16,8 +15,7 @@ void StorageImpl::resize(std::size_t new_nbytes) {
              "outside sops cannot grow)");
   if (new_nbytes == nbytes_) return;
   // A backend allocates on its current device: make this storage's current for it.
-  const DeviceGuard guard(data_.device().has_index() ? std::optional<Device>(data_.device())
-                                                     : std::nullopt);
+  const DeviceGuard guard(data_.device());
   DataPtr fresh = allocator_->allocate(new_nbytes);
   const std::size_t keep = std::min(nbytes_, new_nbytes);
   if (keep != 0 && data_.get() != nullptr && fresh.get() != nullptr) {

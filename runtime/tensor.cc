@@ -38,14 +38,10 @@ void check_tensor_dtype(ScalarType dtype) {
 }
 
 // Memory for a new tensor on options' device. A backend's allocator allocates on its
-// current device: a device with an index (cuda:1) is made current for the allocation.
+// current device: the device (cuda:1) is made current for the allocation.
 Storage allocate_storage(std::size_t nbytes, TensorOptions options) {
-  Allocator* allocator = get_allocator(options.device_type());
-  if (options.device().has_index() && !options.device().is_cpu()) {
-    const DeviceGuard guard(options.device());
-    return Storage::allocate(nbytes, allocator);
-  }
-  return Storage::allocate(nbytes, allocator);
+  const DeviceGuard guard(options.device());
+  return Storage::allocate(nbytes, get_allocator(options.device_type()));
 }
 
 // The device a tensor records: options' device, or, when that has no index (a bare

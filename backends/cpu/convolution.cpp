@@ -8,8 +8,9 @@
 // when a 4-d input or weight is, as PyTorch's CPU backends make it.
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <vector>
 
 #include "aten_cpu/NativeFunctions.h"

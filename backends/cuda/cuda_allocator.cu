@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_check.h"
 #include "runtime/error.h"
 
@@ -86,7 +87,7 @@ void CachingAllocator::release(void* context) {
 }
 
 void CachingAllocator::copy_data(void* dst, const void* src, std::size_t nbytes) const {
-  check(cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  copy_bytes(dst, src, nbytes);
 }
 
 void CachingAllocator::free_cached_locked() {

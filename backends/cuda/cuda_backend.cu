@@ -21,7 +21,7 @@ class CudaGuard final : public DeviceGuardImpl {
     return Device(kCUDA, static_cast<Device::Index>(current));
   }
   void restore_device(Device device) noexcept override {
-    (void)cudaSetDevice(device.has_index() ? device.index() : 0);
+    (void)cudaSetDevice(device.index());  // exchange_device returned it, with its index
   }
 };
 

@@ -13,8 +13,6 @@
 
 #include <cstddef>
 
-#include "runtime/device.h"
-
 namespace sops::cuda {
 
 // How many CUDA devices this process sees; 0 without a GPU or a driver.

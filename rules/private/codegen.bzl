@@ -83,9 +83,10 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
         args.add("--static-dispatch")
     return args, inputs
 
-def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "StructuredOpsGen"):
+def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "StructuredOpsGen", transitive = []):
     """Runs the generator hermetically: the module's Python toolchain without site-packages
-    (`-S -E`), importing only the generator's sources and the pinned wheels."""
+    (`-S -E`), importing only the generator's sources and the pinned wheels. It reads the
+    files `inputs` and those of the depsets `transitive`."""
     runtime = ctx.toolchains[PYTHON_TOOLCHAIN].py3_runtime
     main = ctx.file._generator
     roots = [main.dirname.rpartition("/")[0] or "."]  # the directory holding codegen/
@@ -101,7 +102,7 @@ def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "Stru
     ctx.actions.run(
         executable = runtime.interpreter.path if runtime.interpreter else runtime.interpreter_path,
         arguments = [launcher, args],
-        inputs = depset(transitive = files + [inputs if type(inputs) == "depset" else depset(inputs)]),
+        inputs = depset(inputs, transitive = files + transitive),
         tools = [runtime.interpreter] if runtime.interpreter else [],
         outputs = outputs,
         mnemonic = mnemonic,
@@ -212,11 +213,17 @@ def _selected_sources_impl(ctx):
     symbols = ctx.file.kernel_symbols
     args.add("--kernel-symbols", symbols)
 
-    inputs = depset(inputs + [symbols], transitive = [sets])
-    run_generator(ctx, args, inputs, sources + [report], "Generating the selected operators of %{label}")
+    run_generator(
+        ctx,
+        args,
+        inputs + [symbols],
+        sources + [report],
+        "Generating the selected operators of %{label}",
+        transitive = [sets],
+    )
     return [
         DefaultInfo(files = depset(sources)),
-        OutputGroupInfo(report = depset([report]), kernel_symbols = depset([symbols])),
+        OutputGroupInfo(report = depset([report])),
         _library_info(info),
     ]
 

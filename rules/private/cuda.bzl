@@ -76,7 +76,7 @@ def _cuda_library_impl(ctx):
         ) + "or build without --config=cuda (CUDA targets are then skipped).")
     cc_toolchain = find_cpp_toolchain(ctx)
     deps = [d[CcInfo] for d in ctx.attr.deps] + [toolkit.runtime]
-    dep_compilation = cc_common.merge_cc_infos(cc_infos = deps).compilation_context
+
     # Headers are named from their repository's root, sources and generated files alike.
     root = ctx.label.workspace_root or "."
     own = cc_common.create_compilation_context(
@@ -105,28 +105,31 @@ def _cuda_library_impl(ctx):
         if f.startswith("-D") or f in ("-fno-exceptions", "-fno-rtti")
     ]
 
+    # The flags every source shares, then each source's own.
+    common = ctx.actions.args()
+    common.add_all(["-c", "-x", "cu", "-std=c++17", "-Xcompiler", "-fPIC"])
+    common.add_all(optimize)
+    common.add_all(gencode)
+    common.add_all(compilation.defines, format_each = "-D%s")
+    common.add_all(compilation.local_defines, format_each = "-D%s")
+    common.add_all(compilation.includes, format_each = "-I%s")
+    common.add_all(compilation.quote_includes, format_each = "-I%s")
+    common.add_all(compilation.system_includes, before_each = "-isystem")
+    common.add_all(dialect, format_each = "-Xcompiler=%s")
+    common.add_all(ctx.attr.copts)
+
     objects = []
     for src in ctx.files.srcs:
         # _objs/<name>/<path in the package, without extension>.o, as cc_library names them.
         relative = src.short_path[len(ctx.label.package) + 1:] if ctx.label.package else src.short_path
         obj = ctx.actions.declare_file("_objs/%s/%s.o" % (ctx.label.name, relative.rsplit(".", 1)[0]))
-        args = ctx.actions.args()
-        args.add_all(["-c", "-x", "cu", "-std=c++17", "-Xcompiler", "-fPIC"])
-        args.add_all(optimize)
-        args.add_all(gencode)
-        args.add_all(compilation.defines, format_each = "-D%s")
-        args.add_all(compilation.local_defines, format_each = "-D%s")
-        args.add_all(compilation.includes, format_each = "-I%s")
-        args.add_all(compilation.quote_includes, format_each = "-I%s")
-        args.add_all(compilation.system_includes, before_each = "-isystem")
-        args.add_all(dialect, format_each = "-Xcompiler=%s")
-        args.add_all(ctx.attr.copts)
-        args.add(src)
-        args.add("-o", obj)
+        own_args = ctx.actions.args()
+        own_args.add(src)
+        own_args.add("-o", obj)
         ctx.actions.run(
             executable = toolkit.nvcc,
-            arguments = [args],
-            inputs = depset([src] + ctx.files.hdrs, transitive = [dep_compilation.headers]),
+            arguments = [common, own_args],
+            inputs = depset([src], transitive = [compilation.headers]),
             outputs = [obj],
             # nvcc runs the host compiler from PATH (and host-nvcc, the offline root's
             # hand-off, runs chroot from /usr/sbin).

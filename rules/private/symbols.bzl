@@ -4,11 +4,6 @@ kernel check and every selective build of the library read the same file."""
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
 
-# The C++ toolchain, for the rules that run its tools (with `toolchains = use_cpp_toolchain()`).
-NM_ATTRS = {
-    "_cc_toolchain": attr.label(default = Label("@bazel_tools//tools/cpp:current_cc_toolchain")),
-}
-
 def _kernel_symbols_impl(ctx):
     # The static archives of everything the kernels link (their deps included: kernels
     # may live there), and the shared libraries that come without an archive.
@@ -42,7 +37,7 @@ def _kernel_symbols_impl(ctx):
 structured_ops_kernel_symbols = rule(
     implementation = _kernel_symbols_impl,
     doc = "`nm -A -C` of a library's kernels and of everything they link, in one file.",
-    attrs = NM_ATTRS | {
+    attrs = {
         "kernels": attr.label(
             mandatory = True,
             providers = [CcInfo],

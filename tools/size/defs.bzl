@@ -2,7 +2,6 @@
 each operator costs (tools/size/size_report.py)."""
 
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
-load("//rules/private:symbols.bzl", "NM_ATTRS")
 
 # The full runtime is measured with nothing selected: every operator and every dtype
 # (--//config:dtypes empty), under the build's other flags.
@@ -49,10 +48,10 @@ def _size_report_impl(ctx):
         runfiles = ctx.runfiles(files = [report]),
     )]
 
-lite_runtime_size_report = rule(
+_lite_runtime_size_report = rule(
     implementation = _size_report_impl,
     doc = "`tools/bazel run --config=mobile //ops:size_report` prints the report; `build` writes it.",
-    attrs = NM_ATTRS | {
+    attrs = {
         "full": attr.label(
             mandatory = True,
             cfg = _every_dtype,
@@ -60,7 +59,7 @@ lite_runtime_size_report = rule(
         ),
         "every_operator": attr.label(
             mandatory = True,
-            doc = "The same binary at the build's dtypes (`full` without its transition).",
+            doc = "`full` again, at the build's dtypes (no transition).",
         ),
         "mobile": attr.label(mandatory = True, doc = "The pruned lite_runtime_binary."),
         "selection": attr.label(mandatory = True, doc = "The pruned binary's `<name>_selected` target."),
@@ -72,3 +71,23 @@ lite_runtime_size_report = rule(
     executable = True,
     toolchains = use_cpp_toolchain(),
 )
+
+def lite_runtime_size_report(name, full, mobile, selection, **kwargs):
+    """The size report of `mobile` against `full` (see _size_report_impl).
+
+    Args:
+      name: the target's name.
+      full: a lite_runtime_binary of every operator; measured at every dtype, and at
+        the build's dtypes.
+      mobile: the pruned lite_runtime_binary.
+      selection: the pruned binary's `<name>_selected` target.
+      **kwargs: passed to the rule (visibility, tags).
+    """
+    _lite_runtime_size_report(
+        name = name,
+        full = full,
+        every_operator = full,
+        mobile = mobile,
+        selection = selection,
+        **kwargs
+    )
