@@ -66,6 +66,12 @@ class Device {
 
 inline std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
 
+// Whether tensors on a and b may be used together: same type, and the same index
+// when both have one.
+constexpr bool devices_compatible(Device a, Device b) {
+  return a.type() == b.type() && (!a.has_index() || !b.has_index() || a.index() == b.index());
+}
+
 // The schema type DeviceIndex (PyTorch's c10::DeviceIndex): -1 or a device's index.
 using DeviceIndex = Device::Index;
 

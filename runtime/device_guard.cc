@@ -5,7 +5,6 @@
 #include <string>
 
 #include "runtime/error.h"
-#include "runtime/meta_base.h"
 
 namespace sops {
 namespace {

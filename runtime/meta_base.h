@@ -87,10 +87,4 @@ void resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef strides,
 void check_inplace(const Tensor& self, IntArrayRef sizes, TensorOptions options,
                    std::string_view argument = "self");
 
-// Whether tensors on a and b may be used together: same type, and the same index
-// when both have one.
-constexpr bool devices_compatible(Device a, Device b) {
-  return a.type() == b.type() && (!a.has_index() || !b.has_index() || a.index() == b.index());
-}
-
 }  // namespace sops

@@ -132,11 +132,22 @@ def _structured_ops_codegen_impl(ctx):
     args, inputs = generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)
 
     run_generator(ctx, args, inputs, outputs, "Generating operators of %{label} from " + ctx.file.yaml.short_path)
+
+    # The sources of each backend (its wrappers, static entry points and registrations:
+    # `backend_<KEY>`) apart from the rest (`shared_sources`), for a target per backend.
+    by_backend = {
+        key: [f for f in sources if f.basename.startswith("Register%s_" % key)]
+        for key in ctx.attr.backends
+    }
+    backend_files = [f for files in by_backend.values() for f in files]
+    groups = {"backend_" + key: depset(files) for key, files in by_backend.items()}
     return [
         DefaultInfo(files = depset(outputs)),
         OutputGroupInfo(
             headers = depset(headers),
             sources = depset(sources),
+            shared_sources = depset([f for f in sources if f not in backend_files]),
+            **groups
         ),
         StructuredOpsSourcesInfo(
             headers = depset(headers),

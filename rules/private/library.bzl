@@ -2,6 +2,7 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load(":codegen.bzl", "structured_ops_codegen", "structured_ops_selected_sources")
+load(":cuda.bzl", "requires_cuda")
 load(":kernel_check.bzl", "structured_ops_kernel_check")
 load(":symbols.bzl", "structured_ops_kernel_symbols")
 
@@ -10,6 +11,7 @@ def structured_ops_library(
         yaml,
         backends = ["CPU"],
         srcs = [],
+        backend_deps = {},
         cpp_namespace = None,
         tags_yaml = None,
         shards = 1,
@@ -21,30 +23,48 @@ def structured_ops_library(
         **kwargs):
     """Declares the operators of `yaml` as a C++ library.
 
-    Generates the operator sources from `yaml` (one generator action), then compiles
-    them, with the kernels in `srcs`, into `cc_library(name)`. The generated headers
-    are included as `#include "<name>/Functions.h"` (the dispatcher API),
-    `"<name>/CPUFunctions.h"` (static entry points), `"<name>/NativeFunctions.h"`
-    (what kernel authors implement), `"<name>/UnboxingFunctions.h"` (the boxed kernels,
-    registered by `<cpp_namespace>::register_<name>_kernels()`), wherever the package is.
+    Generates the operator sources from `yaml` (one generator action) and compiles them
+    into targets by concept:
+
+    - `<name>_headers`: the generated headers and the runtime, included as
+      `#include "<name>/Functions.h"` (the dispatcher API), `"<name>/CPUFunctions.h"`
+      (static entry points), `"<name>/NativeFunctions.h"` (what kernel authors implement),
+      `"<name>/UnboxingFunctions.h"` (the boxed kernels, registered by
+      `<cpp_namespace>::register_<name>_kernels()`), wherever the package is. A backend's
+      kernels in a library of their own depend on this target.
+    - `<name>_kernels`: `srcs` (meta functions, composites, kernels) compiled against the
+      headers, with `deps` and every backend's `backend_deps`. It registers nothing, so a
+      binary links only the kernels something calls.
+    - `<name>_<backend>` for each backend (`<name>_cpu`, `<name>_cuda`): that backend's
+      generated wrappers, static entry points (`<ns>::cpu::`) and registrations, over its
+      kernels.
+    - `name`: the registration library: the backends' targets and the rest of the
+      generated code (the dispatcher API, Meta, Common and composite registrations, the
+      boxed kernels). Depend on this to call or register the operators.
+
+    The CUDA backend is built by nvcc: when its kernels come from `backend_deps["CUDA"]`
+    (cuda_library targets and the C++ over them), the library has a CUDA backend only
+    under `--config=cuda`; elsewhere the library is CPU-only and its CUDA targets are
+    skipped (requires_cuda()).
 
     Building `name` fails, at the yaml line of each, when a kernel or meta function the
-    yaml declares is defined by no object of `srcs` and `deps` (a validation action,
-    `<name>_kernel_check`; `check_kernels = False` turns it off), instead of an undefined
-    reference when something links it.
+    yaml declares is defined by no object of `srcs`, `deps` and `backend_deps` (a
+    validation action, `<name>_kernel_check`; `check_kernels = False` turns it off),
+    instead of an undefined reference when something links it.
 
-    Targets made besides `name`: `<name>_codegen` (the generator's run),
-    `<name>_kernels` (the cc_library of `srcs` with the generated headers; it registers
-    nothing, so a binary links only the kernels something calls), `<name>_kernel_symbols`
-    (`nm` of the kernels, read by the check and by selective builds), `<name>_kernel_check`
-    and, with `selected_ops`, `<name>_selected` (the generated sources of the selection;
-    its output group `report` says why each operator is kept).
+    Also made: `<name>_codegen` (the generator's run), `<name>_kernel_symbols` (`nm` of the
+    kernels, read by the check and by selective builds), `<name>_kernel_check` and, with
+    `selected_ops`, `<name>_selected` (the generated sources of the selection; its output
+    group `report` says why each operator is kept).
 
     Args:
-      name: name of the cc_library; also the include prefix of the generated headers.
+      name: name of the registration library; also the include prefix of the headers.
       yaml: label of the native_functions.yaml.
       backends: backend dispatch keys whose kernels are registered (CPU, CUDA).
-      srcs: the meta functions and kernels (C++ sources that include the generated headers).
+      srcs: meta functions and kernels (C++ sources that include the generated headers).
+      backend_deps: dict from a backend key of `backends` to the labels of the cc_library
+        targets holding its kernels (libraries that depend on `<name>_headers`), e.g.
+        `{"CPU": ["//backends/cpu"], "CUDA": ["//backends/cuda:kernels"]}`.
       cpp_namespace: C++ namespace of the generated code; defaults to `name`.
       tags_yaml: label of the tags.yaml that `tags:` entries must come from.
       shards: registration files per family of dispatch keys.
@@ -67,49 +87,77 @@ def structured_ops_library(
         operator the yaml does not declare fails the build, listing every such operator.
         An empty list selects every operator.
       check_kernels: fail the build when a declared kernel or meta function has no
-        definition in `srcs` or `deps` (read off their objects with `nm`). Turn it off only
-        for a library whose kernels come from elsewhere when a program is linked, or one
-        that is compiled and never linked.
+        definition in `srcs`, `deps` or `backend_deps` (read off their objects with `nm`).
+        Turn it off only for a library whose kernels come from elsewhere when a program is
+        linked, or one that is compiled and never linked.
       deps: more cc_library dependencies of the kernels.
-      visibility: visibility of the cc_library.
-      **kwargs: passed to the cc_library (copts, tags, target_compatible_with, ...).
+      visibility: visibility of the targets.
+      **kwargs: passed to the cc_library targets (copts, tags, target_compatible_with, ...).
     """
     # What the library's own targets share of the cc_library's arguments: skipped, tagged
     # and restricted like it (e.g. CUDA-only ones), test-only like it.
     common = {k: kwargs[k] for k in ("tags", "target_compatible_with", "testonly") if k in kwargs}
+
+    # CUDA kernels from their own (nvcc-built) targets exist only under --config=cuda.
+    conditional = [key for key in backends if key == "CUDA" and key in backend_deps]
+    for key in backend_deps:
+        if key not in backends:
+            fail("%s: backend_deps has '%s', which is not one of backends %s" % (name, key, backends))
     codegen = name + "_codegen"
     structured_ops_codegen(
         name = codegen,
         yaml = yaml,
         tags_yaml = tags_yaml,
         library = name,
-        backends = backends,
+        backends = [key for key in backends if key not in conditional] + (select({
+            Label("//config:cuda_enabled"): conditional,
+            "//conditions:default": [],
+        }) if conditional else []),
         shards = shards,
         static_dispatch = static_dispatch,
         cpp_namespace = cpp_namespace or name,
         visibility = visibility,
         **common
     )
-    for group in ["headers", "sources"]:
+    groups = ["header_files", "shared_sources"] + ["backend_" + key for key in backends]
+    for group in groups:
         native.filegroup(
             name = "%s_%s" % (name, group),
             srcs = [codegen],
-            output_group = group,
+            output_group = "headers" if group == "header_files" else group,
             visibility = ["//visibility:private"],
             **common
         )
-    kernels = name + "_kernels"
+    headers = name + "_headers"
     cc_library(
-        name = kernels,
-        hdrs = [":%s_headers" % name],
-        srcs = srcs,
+        name = headers,
+        hdrs = [":%s_header_files" % name],
         # `<name>/Functions.h` from any package (Bazel adds a virtual include dir).
         strip_include_prefix = name,
         include_prefix = name,
-        deps = [Label("//runtime"), Label("//runtime:registry")] + deps,
+        deps = [Label("//runtime"), Label("//runtime:registry")],
+        visibility = visibility,
+        **common
+    )
+
+    def backend_kernels(key):
+        labels = backend_deps.get(key, [])
+        if key in conditional:
+            return select({Label("//config:cuda_enabled"): labels, "//conditions:default": []})
+        return labels
+
+    kernels = name + "_kernels"
+    all_backend_kernels = []
+    for key in backends:
+        all_backend_kernels += backend_kernels(key)
+    cc_library(
+        name = kernels,
+        srcs = srcs,
+        deps = [":" + headers] + deps + all_backend_kernels,
         visibility = visibility,
         **kwargs
     )
+
     # Read once, by the kernel check and by every selective build of the library.
     structured_ops_kernel_symbols(
         name = name + "_kernel_symbols",
@@ -128,8 +176,35 @@ def structured_ops_library(
             **common
         )
         checks.append(":%s_kernel_check" % name)
-    sources = [":%s_sources" % name]
-    if selected_ops != None:
+
+    # One target per backend: its generated wrappers, static entry points and
+    # registrations (static initializers: every object kept unless statically dispatched).
+    backend_targets, conditional_targets = [], []
+    for key in backends:
+        target = "%s_%s" % (name, key.lower())
+        backend_kwargs = dict(kwargs)
+        if key in conditional:
+            backend_kwargs["target_compatible_with"] = requires_cuda()
+            conditional_targets.append(":" + target)
+        else:
+            backend_targets.append(":" + target)
+        cc_library(
+            name = target,
+            srcs = [":%s_backend_%s" % (name, key)],
+            alwayslink = not static_dispatch,
+            deps = [":" + kernels],
+            visibility = visibility,
+            **backend_kwargs
+        )
+
+    if conditional_targets:
+        backend_targets = backend_targets + select({
+            Label("//config:cuda_enabled"): conditional_targets,
+            "//conditions:default": [],
+        })
+    if selected_ops == None:
+        sources = [":%s_shared_sources" % name]
+    else:
         structured_ops_selected_sources(
             name = name + "_selected",
             library_codegen = codegen,
@@ -140,13 +215,14 @@ def structured_ops_library(
             **common
         )
         sources = [":%s_selected" % name]
+        backend_targets = []  # the selection's sources hold its backends' registrations
     cc_library(
         name = name,
         srcs = sources,
         # Kernels register themselves from static initializers: keep every object. With
         # static dispatch nothing registers, and what is called is linked as it is used.
         alwayslink = not static_dispatch,
-        deps = [":" + kernels] + checks,
+        deps = [":" + kernels] + backend_targets + checks,
         visibility = visibility,
         **kwargs
     )
