@@ -9,22 +9,24 @@
 #include <limits>
 #include <ostream>
 
+#include "runtime/host_device.h"
+
 namespace sops {
 namespace detail {
 
-inline uint32_t float_bits(float f) {
+SOPS_HOST_DEVICE inline uint32_t float_bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, sizeof(u));
   return u;
 }
 
-inline float bits_float(uint32_t u) {
+SOPS_HOST_DEVICE inline float bits_float(uint32_t u) {
   float f;
   std::memcpy(&f, &u, sizeof(f));
   return f;
 }
 
-inline uint16_t float_to_half_bits(float f) {
+SOPS_HOST_DEVICE inline uint16_t float_to_half_bits(float f) {
   const uint32_t x = float_bits(f);
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   const uint32_t abs = x & 0x7fffffffu;
@@ -47,7 +49,7 @@ inline uint16_t float_to_half_bits(float f) {
   return static_cast<uint16_t>(sign | h);
 }
 
-inline float half_bits_to_float(uint16_t h) {
+SOPS_HOST_DEVICE inline float half_bits_to_float(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   const uint32_t exponent = (h >> 10) & 0x1fu;
   const uint32_t mantissa = h & 0x3ffu;
@@ -60,7 +62,7 @@ inline float half_bits_to_float(uint16_t h) {
   return bits_float(sign | ((exponent + (127u - 15u)) << 23) | (mantissa << 13));
 }
 
-inline uint16_t float_to_bfloat16_bits(float f) {
+SOPS_HOST_DEVICE inline uint16_t float_to_bfloat16_bits(float f) {
   const uint32_t x = float_bits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) {  // NaN: keep the sign, make it quiet
     return static_cast<uint16_t>(((x >> 16) & 0x8000u) | 0x7fc0u);
@@ -69,7 +71,7 @@ inline uint16_t float_to_bfloat16_bits(float f) {
   return static_cast<uint16_t>((x + rounding_bias) >> 16);
 }
 
-inline float bfloat16_bits_to_float(uint16_t b) {
+SOPS_HOST_DEVICE inline float bfloat16_bits_to_float(uint16_t b) {
   return bits_float(static_cast<uint32_t>(b) << 16);
 }
 
@@ -83,9 +85,9 @@ struct Half {
 
   using from_bits = FromBits;
   Half() = default;
-  constexpr Half(uint16_t bits, FromBits) : x(bits) {}
-  Half(float value) : x(detail::float_to_half_bits(value)) {}  // NOLINT: implicit by design
-  operator float() const { return detail::half_bits_to_float(x); }  // NOLINT
+  SOPS_HOST_DEVICE constexpr Half(uint16_t bits, FromBits) : x(bits) {}
+  SOPS_HOST_DEVICE Half(float value) : x(detail::float_to_half_bits(value)) {}  // NOLINT: implicit by design
+  SOPS_HOST_DEVICE operator float() const { return detail::half_bits_to_float(x); }  // NOLINT
 };
 
 struct BFloat16 {
@@ -93,9 +95,9 @@ struct BFloat16 {
 
   using from_bits = FromBits;
   BFloat16() = default;
-  constexpr BFloat16(uint16_t bits, FromBits) : x(bits) {}
-  BFloat16(float value) : x(detail::float_to_bfloat16_bits(value)) {}  // NOLINT
-  operator float() const { return detail::bfloat16_bits_to_float(x); }  // NOLINT
+  SOPS_HOST_DEVICE constexpr BFloat16(uint16_t bits, FromBits) : x(bits) {}
+  SOPS_HOST_DEVICE BFloat16(float value) : x(detail::float_to_bfloat16_bits(value)) {}  // NOLINT
+  SOPS_HOST_DEVICE operator float() const { return detail::bfloat16_bits_to_float(x); }  // NOLINT
 };
 
 static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2, "16-bit storage types");
