@@ -135,24 +135,12 @@ class TypedOperatorHandle<R(Args...)> {
  public:
   using FnPtr = R (*)(Args...);
 
-  R call(Args... args) const {
-    detail::DeviceMask mask;
-    (detail::collect(mask, args), ...);
-    const uint8_t m = mask.tensors != 0 ? mask.tensors : mask.options;
-    DispatchKey key = DispatchKey::CPU;
-    if (m != 0) {
-      if (SOPS_UNLIKELY((m & (m - 1)) != 0)) entry_->throw_mixed_devices(m);
-      key = static_cast<DispatchKey>(__builtin_ctz(m));
-    }
-    const ErasedKernel fn = entry_->lookup(key);
-    if (SOPS_UNLIKELY(fn == nullptr)) entry_->throw_no_kernel(key);
-    if (const CallObserver observer = detail::g_call_observer.load(std::memory_order_relaxed);
-        SOPS_UNLIKELY(observer != nullptr)) {
-      const detail::ObservedCall observed(observer, *entry_);
-      return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
-    }
-    return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
-  }
+  R call(Args... args) const { return call_on_mask(false, std::forward<Args>(args)...); }
+
+  // call for operators with `device_check: NoCheck`: cpu tensors beside those of one
+  // other device type reach that device's kernel (static_dispatch.h).
+  R call_across_devices(Args... args) const { return call_on_mask(true, std::forward<Args>(args)...); }
+
   R operator()(Args... args) const { return call(std::forward<Args>(args)...); }
 
   // Calls the kernel serving backend `backend`, ignoring the arguments' devices.
@@ -168,6 +156,26 @@ class TypedOperatorHandle<R(Args...)> {
  private:
   friend class OperatorHandle;
   explicit TypedOperatorHandle(const OperatorEntry* entry) : entry_(entry) {}
+
+  R call_on_mask(bool across_devices, Args... args) const {
+    detail::DeviceMask mask;
+    (detail::collect(mask, args), ...);
+    uint8_t m = mask.tensors != 0 ? mask.tensors : mask.options;
+    if (across_devices) m = detail::across_devices(m);
+    DispatchKey key = DispatchKey::CPU;
+    if (m != 0) {
+      if (SOPS_UNLIKELY((m & (m - 1)) != 0)) entry_->throw_mixed_devices(m);
+      key = static_cast<DispatchKey>(__builtin_ctz(m));
+    }
+    const ErasedKernel fn = entry_->lookup(key);
+    if (SOPS_UNLIKELY(fn == nullptr)) entry_->throw_no_kernel(key);
+    if (const CallObserver observer = detail::g_call_observer.load(std::memory_order_relaxed);
+        SOPS_UNLIKELY(observer != nullptr)) {
+      const detail::ObservedCall observed(observer, *entry_);
+      return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
+    }
+    return reinterpret_cast<FnPtr>(fn)(std::forward<Args>(args)...);
+  }
 
   const OperatorEntry* entry_;
 };

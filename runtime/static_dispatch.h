@@ -12,7 +12,11 @@
 // same collect functions): the device of the Tensor, Tensor? and Tensor[] arguments;
 // with none, that of the TensorOptions and Device arguments; with none either, CPU.
 // Tensors (or, without tensors, options) on two device types are an error naming the
-// operator and both devices.
+// operator and both devices, except for operators with `device_check: NoCheck` (copy_,
+// the element-wise ops that take a cpu scalar), whose calls go through
+// dispatch_key_of_across_devices: cpu and one other device type select the other
+// device's kernel, which decides what it accepts (a copy between devices; a 0-dim cpu
+// tensor as a scalar), as PyTorch's dispatcher gives CUDA precedence over CPU.
 #pragma once
 
 #include <cstdint>
@@ -77,6 +81,31 @@ inline DispatchKey dispatch_key_of(std::string_view op, const Args&... args) {
   detail::DeviceMask mask;
   (detail::collect(mask, args), ...);
   const uint8_t m = mask.tensors != 0 ? mask.tensors : mask.options;
+  if (m == 0) return DispatchKey::CPU;
+  if (SOPS_UNLIKELY((m & (m - 1)) != 0)) throw_mixed_devices(op, m);
+  return static_cast<DispatchKey>(__builtin_ctz(m));
+}
+
+namespace detail {
+// The device types of `m` with cpu's bit dropped when exactly one other type is there.
+constexpr uint8_t across_devices(uint8_t m) {
+  constexpr auto kCpuBit = static_cast<uint8_t>(1u << static_cast<unsigned>(DeviceType::CPU));
+  const uint8_t others = static_cast<uint8_t>(m & ~kCpuBit);
+  return others != 0 && (others & (others - 1)) == 0 ? others : m;
+}
+}  // namespace detail
+
+// dispatch_key_of for operators with `device_check: NoCheck`: cpu tensors beside those
+// of one other device type select that device's kernel.
+template <typename... Args>
+inline DispatchKey dispatch_key_of_across_devices(std::string_view op, const Args&... args) {
+  if (const CallObserver observer = detail::g_call_observer.load(std::memory_order_relaxed);
+      SOPS_UNLIKELY(observer != nullptr)) {
+    observer(op, 0);
+  }
+  detail::DeviceMask mask;
+  (detail::collect(mask, args), ...);
+  const uint8_t m = detail::across_devices(mask.tensors != 0 ? mask.tensors : mask.options);
   if (m == 0) return DispatchKey::CPU;
   if (SOPS_UNLIKELY((m & (m - 1)) != 0)) throw_mixed_devices(op, m);
   return static_cast<DispatchKey>(__builtin_ctz(m));

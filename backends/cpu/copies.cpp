@@ -1,7 +1,9 @@
 // clone and _to_copy (CompositeExplicitAutograd): a new tensor laid out by
 // memory_format (preserve, the default, keeps self's dense strides; see empty_like),
 // filled by a byte copy when the dtype stays (one memcpy for contiguous tensors) or by a
-// converting copy. On meta tensors only the result's metadata is made.
+// converting copy. On meta tensors only the result's metadata is made. A tensor of
+// another device, or a copy to one (_to_copy's device), is filled by copy_, which
+// dispatches to that device's kernel.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
@@ -12,7 +14,11 @@ namespace sops::aten::native {
 Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
   Tensor result = sops::aten::empty_like(self, std::nullopt, std::nullopt, std::nullopt,
                                          std::nullopt, memory_format);
-  if (!self.is_meta()) cpu_util::copy_same_dtype(result, self);
+  if (self.is_cpu()) {
+    cpu_util::copy_same_dtype(result, self);
+  } else if (!self.is_meta()) {
+    sops::aten::copy_(result, self);  // another backend's copy_
+  }
   return result;
 }
 
@@ -24,6 +30,10 @@ Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::option
                  "self.layout being Strided and options.layout set as ", *layout);
   Tensor result = sops::aten::empty_like(self, dtype, std::nullopt, device, pin_memory, memory_format);
   if (self.is_meta()) return result;
+  if (!self.is_cpu() || !result.is_cpu()) {
+    sops::aten::copy_(result, self);  // across devices, or another backend's copy_
+    return result;
+  }
   if (result.scalar_type() == self.scalar_type()) {
     cpu_util::copy_same_dtype(result, self);
   } else {

@@ -5,43 +5,11 @@
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_copy.h"
+#include "ops/meta/empty_utils.h"
 #include "ops/meta/op_utils.h"
 
 namespace sops::aten::native {
-namespace {
-
-Tensor make_empty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                  Device device, std::optional<bool> pin_memory,
-                  std::optional<MemoryFormat> memory_format) {
-  for (const int64_t s : size) {
-    SOPS_CHECK_ARG(s >= 0, "size", "Trying to create tensor with negative dimension ", s, ": ",
-                   size);
-  }
-  SOPS_CHECK_ARG(layout.value_or(Layout::Strided) == Layout::Strided, "layout",
-                 "empty: only strided tensors are supported, got layout ", *layout);
-  SOPS_CHECK_ARG(!pin_memory.value_or(false), "pin_memory",
-                 "Need to provide pin_memory allocator to use pin memory.");
-  const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
-  const TensorOptions options = TensorOptions(dtype.value_or(ScalarType::Float)).device(device);
-  switch (format) {
-    case MemoryFormat::Contiguous:
-      return sops::empty(size, options);
-    case MemoryFormat::ChannelsLast:
-      SOPS_CHECK_ARG(size.size() == 4, "memory_format",
-                     "required rank 4 tensor to use channels_last format");
-      return sops::empty_strided(size, ops_util::channels_last_strides(size), options);
-    case MemoryFormat::ChannelsLast3d:
-      SOPS_CHECK_ARG(size.size() == 5, "memory_format",
-                     "required rank 5 tensor to use channels_last_3d format");
-      return sops::empty_strided(size, ops_util::channels_last_strides(size), options);
-    case MemoryFormat::Preserve:
-      break;
-  }
-  SOPS_CHECK_ARG(false, "memory_format", "unsupported memory format ", format);
-  return Tensor();
-}
-
-}  // namespace
+using ops_util::make_empty;
 
 Tensor empty_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                  std::optional<Device> device, std::optional<bool> pin_memory,

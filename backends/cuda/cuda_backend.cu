@@ -52,4 +52,6 @@ void copy_bytes(void* dst, const void* src, std::size_t nbytes) {
   check(cudaMemcpy(dst, src, nbytes, cudaMemcpyDefault), "cudaMemcpy");
 }
 
+void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+
 }  // namespace sops::cuda

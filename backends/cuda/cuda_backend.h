@@ -25,4 +25,7 @@ bool register_cuda_backend();
 // (cudaMemcpy, unified addressing decides the direction); waits for the copy.
 void copy_bytes(void* dst, const void* src, std::size_t nbytes);
 
+// Waits for the current device's work (kernels launch asynchronously): for timings.
+void synchronize();
+
 }  // namespace sops::cuda

@@ -169,6 +169,7 @@ class FunctionEntry:
     signature: str  # the kernel's C++ function type
     handle: str  # Functions.cpp's variable holding the operator (no argument's name)
     wrapper: str | None = None  # what a static entry point calls
+    across_devices: bool = False  # device_check: NoCheck: cpu beside another device dispatches to it
 
 
 @functools.lru_cache(maxsize=None)
@@ -176,7 +177,9 @@ def _cpp_function_entries(f) -> tuple[FunctionEntry, ...]:
     """The C++ functions of f for a template (several templates render each)."""
     signature = dispatcher.kernel_signature(f)
     handle = Locals.of(f).op
-    return tuple(FunctionEntry(c.ret, c.name, c.params_decl, c.params_no_defaults, c.args, f.key, signature, handle)
+    across = f.device_check == "NoCheck"
+    return tuple(FunctionEntry(c.ret, c.name, c.params_decl, c.params_no_defaults, c.args, f.key, signature, handle,
+                               across_devices=across)
                  for c in dispatcher.cpp_functions(f))
 
 

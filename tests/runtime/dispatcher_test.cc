@@ -129,6 +129,17 @@ TEST(Dispatcher, MixedDevicesAreAnErrorNamingTheOperator) {
   }
 }
 
+TEST(Dispatcher, AcrossDevicesCpuTensorsJoinTheOtherDevicesKernel) {
+  // device_check: NoCheck operators (Functions.cpp calls call_across_devices).
+  RegisterKernel cpu("test_across", DispatchKey::CPU, &cpu_kernel);
+  RegisterKernel meta("test_across", DispatchKey::Meta, &meta_kernel);
+  const auto op = sops::Dispatcher::singleton().find("test_across").typed<AddSig>();
+  EXPECT_EQ(op.call_across_devices(sops::empty({1}), sops::empty({1}, kMetaOptions), 1), "meta");
+  EXPECT_EQ(op.call_across_devices(sops::empty({1}, kMetaOptions), sops::empty({1}), 1), "meta");
+  EXPECT_EQ(op.call_across_devices(sops::empty({1}), sops::empty({1}), 1), "cpu");
+  EXPECT_THROW(op.call(sops::empty({1}), sops::empty({1}, kMetaOptions), 1), sops::Error);
+}
+
 Tensor factory(sops::IntArrayRef sizes, sops::TensorOptions options) {
   return sops::empty(sizes, options);
 }

@@ -129,6 +129,16 @@ TEST_F(TwoBackends, ABackendWithNoKernelIsAClearError) {
   EXPECT_EQ(calls(), Calls{});
 }
 
+TEST_F(TwoBackends, NoCheckOperatorsTakeCpuTensorsBesideAnotherDevice) {
+  // device_check: NoCheck (copy_, element-wise ops taking a cpu scalar): the other
+  // device's kernel runs, in either argument order; two non-cpu devices stay an error.
+  two::ops::copy_from(cpu(1), cuda(2));
+  two::ops::copy_from(cuda(1), cpu(2));
+  two::ops::copy_from(cpu(1), cpu(2));
+  EXPECT_EQ(calls(), (Calls{"copy_from_cuda", "copy_from_cuda", "copy_from_cpu"}));
+  expect_error([] { two::ops::copy_from(meta(), cuda(1)); }, "copy_from", "cuda and meta");
+}
+
 TEST_F(TwoBackends, TensorsOnTwoDevicesAreAnErrorNamingBoth) {
   expect_error([] { two::ops::add(cpu(1), cuda(1)); }, "add.Tensor",
                "expected all tensors to be on the same device, but found tensors on cpu and cuda");

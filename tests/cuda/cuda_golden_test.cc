@@ -1,0 +1,174 @@
+// Every golden case of //ops:aten_cpu again with its tensors on the GPU: the case's
+// tensors are copied to CUDA (copy_ across devices), the operator is called through the
+// boxed registry as //tests/ops:golden_runner_test calls it, and its results, copied
+// back, are compared with PyTorch's (tests/golden/data: eager PyTorch, the same oracle
+// as the CPU kernels'). Values within a float tolerance: a GPU sums and rounds in
+// another order than PyTorch's CPU; integers and booleans exactly.
+//
+// Cases an operator without CUDA kernels cannot run ("no kernel for dispatch key CUDA")
+// are counted, not failed; error cases stay with the CPU tests (some checks, like
+// integer division by zero, PyTorch's CUDA kernels do not make either). Skipped without
+// a GPU.
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "aten_cpu/Functions.h"
+#include "aten_cpu/UnboxingFunctions.h"
+#include "backends/cuda/cuda_backend.h"
+#include "runtime/operator_registry.h"
+#include "runtime/value.h"
+#include "tests/ops/op_test_util.h"
+
+namespace sops::optest {
+namespace {
+
+using golden::ArgKind;
+using golden::GoldenArg;
+using golden::GoldenCase;
+using golden::GoldenExpect;
+
+const OperatorRegistry& registry() {
+  static OperatorRegistry* r = [] {
+    auto* registry = new OperatorRegistry();
+    aten::register_aten_cpu_kernels(*registry);
+    return registry;
+  }();
+  return *r;
+}
+
+const Device kGpu(DeviceType::CUDA);
+
+Tensor to_device(const Tensor& t, Device device) {
+  return aten::_to_copy(t, std::nullopt, std::nullopt, device);
+}
+
+Value to_gpu_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema& s) {
+  switch (a.kind) {
+    case ArgKind::kTensor: return Value(to_device(to_tensor(a.tensor), kGpu));
+    case ArgKind::kTensors: {
+      std::vector<Tensor> ts;
+      for (const Tensor& t : to_tensors(a.tensors)) ts.push_back(to_device(t, kGpu));
+      if (s.type.elem_optional) return Value(std::vector<std::optional<Tensor>>(ts.begin(), ts.end()));
+      return Value(std::move(ts));
+    }
+    case ArgKind::kScalar: return Value(to_scalar(a.scalar));
+    case ArgKind::kInt: return Value(a.int_value);
+    case ArgKind::kInts: return Value(a.ints);
+    case ArgKind::kFloat: return Value(a.float_value);
+    case ArgKind::kFloats: return Value(a.floats);
+    case ArgKind::kBool: return Value(a.bool_value);
+    case ArgKind::kDType: return Value(dtype_of(a.dtype));
+    case ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
+    case ArgKind::kStr: return Value(a.str_value);
+    case ArgKind::kLayout: return Value(Layout::Strided);
+    case ArgKind::kDevice: return Value(kGpu);  // factories make their tensor on the GPU
+    case ArgKind::kNone: return Value();
+  }
+  return Value();
+}
+
+// PyTorch's values within a tolerance (exactly for integral and bool results).
+::testing::AssertionResult close_to(const Tensor& gpu_result, const GoldenExpect& e) {
+  if (!gpu_result.is_cuda()) {
+    return ::testing::AssertionFailure() << "the result is on " << gpu_result.device() << ", not cuda";
+  }
+  const Tensor host = to_device(gpu_result, Device(DeviceType::CPU));
+  if (host.scalar_type() != dtype_of(e.dtype)) {
+    return ::testing::AssertionFailure() << "dtype " << host.scalar_type() << ", expected " << e.dtype;
+  }
+  if (host.sizes() != IntArrayRef(e.sizes)) {
+    return ::testing::AssertionFailure() << "sizes " << host.sizes() << ", expected "
+                                         << ::testing::PrintToString(e.sizes);
+  }
+  if (!e.values_checked) return ::testing::AssertionSuccess();
+  const Tensor flat = aten::_to_copy(host, ScalarType::Double, std::nullopt, std::nullopt, std::nullopt,
+                                     false, MemoryFormat::Contiguous);
+  const double* got = flat.data_ptr<double>();
+  const bool exact = !is_floating_point(host.scalar_type());
+  const double rtol = host.scalar_type() == ScalarType::Double ? 1e-10
+                      : is_reduced_floating_point(host.scalar_type()) ? 1e-2
+                                                                      : 1e-4;
+  for (int64_t i = 0; i < flat.numel(); ++i) {
+    const double want = e.values[static_cast<std::size_t>(i)];
+    const double have = got[i];
+    if (std::isnan(want) && std::isnan(have)) continue;
+    const bool ok = exact ? have == want
+                          : (have == want || std::abs(have - want) <= rtol * (1.0 + std::abs(want)));
+    if (!ok) {
+      return ::testing::AssertionFailure() << "element " << i << " is " << have << ", PyTorch's is "
+                                           << want;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Runs c on the GPU; false when its operator (or one it calls) has no CUDA kernel.
+bool run_on_gpu(const RegisteredOperator& op, const GoldenCase& c) {
+  const FunctionSchema& schema = op.schema();
+  Stack stack;
+  for (const ArgumentSchema& s : schema.arguments) {
+    const GoldenArg* a = c.find_arg(std::string(s.name));
+    if (a == nullptr) break;
+    stack.push_back(to_gpu_value(c, *a, s));
+  }
+  int64_t written = -1;
+  for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
+    if (schema.arguments[i].is_write()) written = static_cast<int64_t>(i);
+  }
+  const Tensor target = written >= 0 ? stack.at(static_cast<std::size_t>(written)).to_tensor() : Tensor();
+  try {
+    op.call(stack);
+  } catch (const Error& e) {
+    if (std::string(e.what()).find("no kernel for dispatch key CUDA") != std::string::npos) return false;
+    ADD_FAILURE() << "raised: " << e.what();
+    return true;
+  }
+  if (target.defined()) {
+    EXPECT_TRUE(close_to(target, c.expect.result(0)));
+    return true;
+  }
+  EXPECT_EQ(stack.size(), c.expect.result_count());
+  for (std::size_t i = 0; i < stack.size() && i < c.expect.result_count(); ++i) {
+    if (!stack[i].is_tensor()) continue;  // a Tensor[] result: its views stay with the CPU test
+    EXPECT_TRUE(close_to(stack[i].to_tensor(), c.expect.result(i))) << "return " << i;
+  }
+  return true;
+}
+
+class CudaGoldenTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!cuda::register_cuda_backend()) GTEST_SKIP() << "no CUDA device in this process";
+  }
+};
+
+TEST_P(CudaGoldenTest, EveryCaseOnTheGpuMatchesPyTorch) {
+  std::map<std::string, int> without_cuda;
+  int ran = 0;
+  for (const GoldenCase& c : golden::load_golden(golden::golden_data_path(GetParam()))) {
+    if (c.is_error() || expects_unrepresentable(c)) continue;
+    SCOPED_TRACE(c.where());
+    const RegisteredOperator* op = registry().find("aten::" + c.op);
+    ASSERT_NE(op, nullptr) << c.op;
+    if (run_on_gpu(*op, c)) {
+      ++ran;
+    } else {
+      ++without_cuda[c.op];
+    }
+  }
+  std::string skipped;
+  for (const auto& [op, n] : without_cuda) skipped += " " + op + " (" + std::to_string(n) + ")";
+  std::printf("%s: %d cases on the GPU; without CUDA kernels:%s\n", GetParam().c_str(), ran,
+              skipped.empty() ? " none" : skipped.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(AllGoldenFiles, CudaGoldenTest,
+                         ::testing::ValuesIn(golden::golden_file_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param.substr(0, info.param.find('.'));
+                         });
+
+}  // namespace
+}  // namespace sops::optest
