@@ -27,12 +27,14 @@ SOPS_IMPL_FUNC(mean_out_cuda)
                    "mean");
 }
 
-SOPS_IMPL_FUNC(amax_out_cuda)(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+SOPS_IMPL_FUNC(amax_out_cuda)
+(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
   cuda::minmax_kernel(self, ops_util::reduction_mask(dim, self.dim()), keepdim, out, /*max=*/true,
                       "amax");
 }
 
-SOPS_IMPL_FUNC(amin_out_cuda)(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+SOPS_IMPL_FUNC(amin_out_cuda)
+(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
   cuda::minmax_kernel(self, ops_util::reduction_mask(dim, self.dim()), keepdim, out, /*max=*/false,
                       "amin");
 }

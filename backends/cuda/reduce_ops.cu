@@ -1,31 +1,25 @@
 // sum, mean, amax, amin, any and argmax on CUDA: the CPU kernels' semantics
 // (backends/cpu/reduce_ops.cpp) on one generic reduction kernel.
 //
-// Design. The host splits self's dimensions into kept ones (one output element each) and
-// reduced ones, drops those of size 1 and merges neighbours that are contiguous with each
-// other (ReduceGeometry: at most 16 of each, innermost first, byte strides; the reduced
-// ones ordered as the CPU's plan orders them, or in logical order for argmax, whose index
-// is row-major). The kernel runs blocks of 256 threads as `rows` groups of `group` threads:
-// a group reduces one output element, its threads striding over the reduced elements (each
-// offset computed from the element's index), then a shared-memory tree. `group` is 1 when
-// neighbouring outputs are neighbouring input elements (a sum over dimension 0: one thread
-// per output keeps the loads coalesced), else the power of two that covers the reduction
-// (at most 256). When there are too few outputs to fill the device, each reduction is split
-// over gridDim.y blocks that write partial accumulators, and a second kernel combines them
-// in order. Outputs are written through out's own strides.
+// Design. The host splits self's dimensions into kept ones (one output each) and reduced
+// ones, drops those of size 1 and merges neighbours that step as one (ReduceGeometry: at
+// most 16 each, innermost first, byte strides; reduced ones in the CPU plan's order, or
+// in logical order for argmax, whose index is row-major). Blocks of 256 threads are `rows`
+// groups of `group` threads; a group reduces one output, its threads striding over the
+// reduced elements (offsets computed from the element's index), then a shared-memory tree.
+// `group` is 1 when neighbouring outputs are neighbouring input elements (a sum over dim
+// 0: coalesced loads), else the power of two covering the reduction (at most 256). Too
+// few outputs to fill the device: each reduction is split over gridDim.y blocks writing
+// partial accumulators, which a second kernel combines in order. Out's own strides.
 //
-// An Op (the reduction) provides, on the device:
-//   using acc_t;                                        the accumulator
-//   acc_t identity() const;
+// An Op (functor structs, not __device__ lambdas: dispatch bodies are generic lambdas):
+//   using acc_t;  acc_t identity() const;  void write(char* out, acc_t acc) const;
 //   acc_t reduce(acc_t acc, const char* element, int64_t index) const;  index: row-major
-//   acc_t combine(acc_t a, acc_t b) const;              a holds the lower indices
-//   void write(char* out, acc_t acc) const;
-// Functor structs, not __device__ lambdas: the dtype dispatch's bodies are generic lambdas.
+//   acc_t combine(acc_t a, acc_t b) const;  a holds the lower indices
 #include <cuda/std/limits>
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -47,15 +41,11 @@ constexpr int kBlockThreads = 256;
 
 // The loops of a reduction, innermost dimension first, strides in bytes.
 struct ReduceGeometry {
-  int n_kept = 0;
-  int n_red = 0;
-  int64_t kept_sizes[kMaxReduceDims] = {};
-  int64_t kept_in[kMaxReduceDims] = {};
+  int n_kept = 0, n_red = 0;
+  int64_t kept_sizes[kMaxReduceDims] = {}, kept_in[kMaxReduceDims] = {};
   int64_t kept_out[kMaxReduceDims] = {};
-  int64_t red_sizes[kMaxReduceDims] = {};
-  int64_t red_in[kMaxReduceDims] = {};
-  int64_t out_numel = 1;
-  int64_t red_numel = 1;
+  int64_t red_sizes[kMaxReduceDims] = {}, red_in[kMaxReduceDims] = {};
+  int64_t out_numel = 1, red_numel = 1;
 };
 
 // ---------------------------------------------------------------- host: the geometry
@@ -63,6 +53,24 @@ struct ReduceGeometry {
 struct HostDim {
   int64_t size, in, out;  // out: 0 for reduced dimensions
 };
+
+// `dims` (outermost first) with each outer dimension merged into the inner one after it
+// when together they step as one (the index order inside stays row-major); innermost first.
+std::vector<HostDim> merged(const std::vector<HostDim>& dims) {
+  std::vector<HostDim> result;
+  for (const HostDim& k : dims) {
+    HostDim* last = result.empty() ? nullptr : &result.back();
+    if (last != nullptr && last->in == k.in * k.size && last->out == k.out * k.size) {
+      *last = {last->size * k.size, k.in, k.out};
+    } else {
+      result.push_back(k);
+    }
+  }
+  SOPS_CHECK(result.size() <= kMaxReduceDims, "CUDA reductions take at most ", kMaxReduceDims,
+             " kept and reduced dimensions each after merging, got ", result.size());
+  std::reverse(result.begin(), result.end());
+  return result;
+}
 
 // `sort_reduced`: the reduced dimensions by decreasing stride, as the CPU's plan sorts
 // them (the order of a floating sum); else in logical order (argmax's row-major index).
@@ -90,44 +98,18 @@ ReduceGeometry make_geometry(const Tensor& self, uint64_t mask, const Tensor& ou
     std::stable_sort(reduced.begin(), reduced.end(),
                      [](const HostDim& a, const HostDim& b) { return a.in > b.in; });
   }
-  // Merge an outer dimension with the inner one that follows it when together they step
-  // as one (the index order inside the merged dimension stays row-major).
-  std::vector<HostDim> red_merged, kept_merged;
-  for (const HostDim& r : reduced) {
-    if (!red_merged.empty() && red_merged.back().in == r.in * r.size) {
-      red_merged.back().size *= r.size;
-      red_merged.back().in = r.in;
-    } else {
-      red_merged.push_back(r);
-    }
+  if (reduced.empty()) reduced.push_back({1, 0, 0});  // nothing reduced: one element
+  const std::vector<HostDim> k = merged(kept), r = merged(reduced);
+  g.n_kept = static_cast<int>(k.size());
+  g.n_red = static_cast<int>(r.size());
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    g.kept_sizes[i] = k[i].size;
+    g.kept_in[i] = k[i].in;
+    g.kept_out[i] = k[i].out;
   }
-  for (const HostDim& k : kept) {
-    if (!kept_merged.empty() && kept_merged.back().in == k.in * k.size &&
-        kept_merged.back().out == k.out * k.size) {
-      kept_merged.back().size *= k.size;
-      kept_merged.back().in = k.in;
-      kept_merged.back().out = k.out;
-    } else {
-      kept_merged.push_back(k);
-    }
-  }
-  if (red_merged.empty()) red_merged.push_back({1, 0, 0});  // nothing reduced: one element
-  SOPS_CHECK(kept_merged.size() <= kMaxReduceDims && red_merged.size() <= kMaxReduceDims,
-             "CUDA reductions take at most ", kMaxReduceDims,
-             " kept and reduced dimensions each after merging, got ", kept_merged.size(),
-             " kept and ", red_merged.size(), " reduced");
-  g.n_kept = static_cast<int>(kept_merged.size());
-  g.n_red = static_cast<int>(red_merged.size());
-  for (int i = 0; i < g.n_kept; ++i) {
-    const HostDim& k = kept_merged[kept_merged.size() - 1 - static_cast<std::size_t>(i)];
-    g.kept_sizes[i] = k.size;
-    g.kept_in[i] = k.in;
-    g.kept_out[i] = k.out;
-  }
-  for (int i = 0; i < g.n_red; ++i) {
-    const HostDim& r = red_merged[red_merged.size() - 1 - static_cast<std::size_t>(i)];
-    g.red_sizes[i] = r.size;
-    g.red_in[i] = r.in;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    g.red_sizes[i] = r[i].size;
+    g.red_in[i] = r[i].in;
   }
   return g;
 }
@@ -142,17 +124,11 @@ constexpr bool kFloat = std::is_floating_point_v<T> || kReducedFloat<T>;
 // sops::convert's rules on the device: to bool is != 0, 16-bit floats go through float.
 template <typename To, typename From>
 __device__ __forceinline__ To cast(From v) {
-  if constexpr (std::is_same_v<To, From>) {
-    return v;
-  } else if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (kReducedFloat<From>) {
-      return static_cast<float>(v) != 0.0f;
-    } else {
-      return v != From(0);
-    }
-  } else if constexpr (kReducedFloat<From>) {
+  if constexpr (kReducedFloat<From> && !std::is_same_v<To, From>) {
     return cast<To>(static_cast<float>(v));
-  } else if constexpr (kReducedFloat<To>) {
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (kReducedFloat<To> && !std::is_same_v<To, From>) {
     return To(static_cast<float>(v));
   } else {
     return static_cast<To>(v);
@@ -205,8 +181,7 @@ __device__ typename Op::acc_t reduce_range(const Op& op, const ReduceGeometry& g
                                            typename Op::acc_t acc) {
   if (step == 1 && g.n_red > 1) {
     // One offset computation per run of the innermost reduced dimension.
-    const int64_t inner = g.red_sizes[0];
-    const int64_t stride = g.red_in[0];
+    const int64_t inner = g.red_sizes[0], stride = g.red_in[0];
     int64_t r = begin;
     while (r < end) {
       const char* p = in + red_offset(g, r);
@@ -235,8 +210,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int rows = static_cast<int>(blockDim.y);
   const int x = static_cast<int>(threadIdx.x);
   const int tid = static_cast<int>(threadIdx.y) * group + x;
-  const int64_t split = blockIdx.y;
-  const int64_t begin = split * chunk;
+  const int64_t split = blockIdx.y, begin = split * chunk;
   const int64_t end = min64(g.red_numel, begin + chunk);
   // The same trip count for every thread of the block: they meet at __syncthreads.
   for (int64_t first = static_cast<int64_t>(blockIdx.x) * rows; first < g.out_numel;
@@ -285,6 +259,11 @@ __global__ void finish_kernel(Op op, ReduceGeometry g, const typename Op::acc_t*
 
 // ---------------------------------------------------------------- the reductions
 
+template <typename T>
+__device__ __forceinline__ bool is_nan(T v) {
+  return kFloat<T> && v != v;  // never true for integers
+}
+
 // sum and mean of T (out's dtype): elements converted to T first, floating ones (16-bit
 // floats through float) accumulated in double, integers wrapping in T, bool as "or".
 template <typename T>
@@ -303,15 +282,12 @@ struct SumOp {
   }
   __device__ acc_t reduce(acc_t acc, const char* p, int64_t /*index*/) const {
     const T x = load_element<T>(p, in_dtype);
-    if constexpr (kReducedFloat<T>) {
-      return acc + static_cast<double>(static_cast<float>(x));
-    } else {
-      return combine(acc, static_cast<acc_t>(x));
-    }
+    if constexpr (kReducedFloat<T>) return acc + static_cast<double>(static_cast<float>(x));
+    return combine(acc, static_cast<acc_t>(x));
   }
   __device__ void write(char* out, acc_t a) const {
+    // 16-bit floats: the CPU reduces into a float32 result, then rounds that once more.
     if constexpr (kReducedFloat<T>) {
-      // The CPU reduces 16-bit floats into a float32 result, then rounds that once more.
       *reinterpret_cast<T*>(out) = T(static_cast<float>(a / divisor));
     } else if constexpr (kFloat<T>) {
       *reinterpret_cast<T*>(out) = static_cast<T>(a / divisor);
@@ -325,22 +301,15 @@ struct SumOp {
 template <typename T, bool kMax>
 struct MinMaxOp {
   using acc_t = T;
+  using limits = ::cuda::std::numeric_limits<T>;
 
   __device__ T identity() const {
-    if constexpr (std::is_same_v<T, bool>) {
-      return !kMax;
-    } else if constexpr (kFloat<T>) {
-      return kMax ? -::cuda::std::numeric_limits<T>::infinity()
-                  : ::cuda::std::numeric_limits<T>::infinity();
-    } else {
-      return kMax ? ::cuda::std::numeric_limits<T>::lowest()
-                  : ::cuda::std::numeric_limits<T>::max();
-    }
+    if constexpr (std::is_same_v<T, bool>) return !kMax;
+    if constexpr (kFloat<T>) return kMax ? -limits::infinity() : limits::infinity();
+    return kMax ? limits::lowest() : limits::max();
   }
   __device__ T combine(T a, T b) const {
-    if constexpr (kFloat<T>) {
-      if (b != b) return b;
-    }
+    if (is_nan(b)) return b;
     return (kMax ? b > a : b < a) ? b : a;
   }
   __device__ T reduce(T acc, const char* p, int64_t /*index*/) const {
@@ -353,42 +322,25 @@ struct MinMaxOp {
 template <typename T>
 struct AnyOp {
   using acc_t = bool;
-
   __device__ bool identity() const { return false; }
   __device__ bool combine(bool a, bool b) const { return a || b; }
   __device__ bool reduce(bool acc, const char* p, int64_t /*index*/) const {
     return acc || *reinterpret_cast<const T*>(p) != T(0);
   }
-  __device__ void write(char* out, bool a) const {
-    *reinterpret_cast<uint8_t*>(out) = a ? uint8_t{1} : uint8_t{0};
-  }
+  __device__ void write(char* out, bool a) const { *reinterpret_cast<uint8_t*>(out) = a ? 1 : 0; }
 };
 
-template <typename T>
-struct ArgmaxAcc {
-  T value;
-  int64_t index;  // < 0: no element yet
-};
-
-// argmax: the first index of the maximum; NaN is larger than every number, and the first
-// NaN wins.
+// argmax: the first index of the maximum; NaN is larger than every number (the first wins).
 template <typename T>
 struct ArgmaxOp {
-  using acc_t = ArgmaxAcc<T>;
-
-  __device__ static bool is_nan(T v) {
-    if constexpr (kFloat<T>) {
-      return v != v;
-    } else {
-      return false;
-    }
-  }
+  struct acc_t {
+    T value;
+    int64_t index;  // < 0: no element yet
+  };
   __device__ acc_t identity() const { return acc_t{T(0), -1}; }
   __device__ acc_t combine(acc_t a, acc_t b) const {
-    if (a.index < 0) return b;
-    if (b.index < 0) return a;
-    const bool a_nan = is_nan(a.value);
-    const bool b_nan = is_nan(b.value);
+    if (a.index < 0 || b.index < 0) return a.index < 0 ? b : a;
+    const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
     if (a_nan != b_nan) return a_nan ? a : b;
     if (!a_nan && a.value != b.value) return a.value > b.value ? a : b;
     return a.index <= b.index ? a : b;  // equal values (or two NaNs): the first
@@ -401,15 +353,14 @@ struct ArgmaxOp {
 
 // ---------------------------------------------------------------- host: the launch
 
-int sm_count() {
+int64_t sm_count() {
   static const int count = [] {
     int device = 0, sms = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return 80;
-    }
-    return sms;
+    const bool ok =
+        cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess;
+    (void)cudaGetLastError();
+    return ok ? sms : 80;
   }();
   return count;
 }
@@ -438,34 +389,33 @@ void launch_reduction(const Op& op, const ReduceGeometry& g, const Tensor& self,
   // least kMinPerThread elements per thread.
   constexpr int64_t kMinPerThread = 128;
   const int64_t target_blocks = sms * 8;
-  int64_t splits = 1;
-  int64_t chunk = g.red_numel;
+  int64_t splits = 1, chunk = g.red_numel;
   if (blocks < target_blocks && g.red_numel > group * kMinPerThread) {
-    splits = std::min({ceil_div(target_blocks, blocks), ceil_div(g.red_numel, group * kMinPerThread),
-                       int64_t{65535}});
+    splits = std::min({ceil_div(target_blocks, blocks),
+                       ceil_div(g.red_numel, group * kMinPerThread), int64_t{65535}});
     chunk = ceil_div(g.red_numel, splits);
     splits = ceil_div(g.red_numel, chunk);  // no empty split
   }
-  const dim3 block(static_cast<unsigned>(group), static_cast<unsigned>(rows));
-  const auto grid_x = static_cast<unsigned>(std::min(blocks, sms * 32));
-  if (splits == 1) {
-    reduce_kernel<<<dim3(grid_x, 1), block>>>(op, g, in, dst, nullptr, chunk);
-    check(cudaGetLastError(), "launching a reduction kernel");
-    return;
+  // Split: partial accumulators in a workspace, which goes back to the caching allocator
+  // at the end; its next user runs on the same (default) stream, after these kernels.
+  Tensor workspace;
+  acc_t* partial = nullptr;
+  if (splits > 1) {
+    const int64_t bytes = g.out_numel * splits * static_cast<int64_t>(sizeof(acc_t));
+    workspace = sops::empty(IntArrayRef(&bytes, 1),
+                            TensorOptions(ScalarType::Byte).device(self.device()));
+    partial = static_cast<acc_t*>(workspace.data_ptr());
   }
-  const int64_t bytes = g.out_numel * splits * static_cast<int64_t>(sizeof(acc_t));
-  const Tensor workspace =
-      sops::empty(IntArrayRef(&bytes, 1), TensorOptions(ScalarType::Byte).device(self.device()));
-  auto* partial = static_cast<acc_t*>(workspace.data_ptr());
-  reduce_kernel<<<dim3(grid_x, static_cast<unsigned>(splits)), block>>>(op, g, in, nullptr,
-                                                                         partial, chunk);
+  const dim3 grid(static_cast<unsigned>(std::min(blocks, sms * 32)),
+                  static_cast<unsigned>(splits));
+  const dim3 block(static_cast<unsigned>(group), static_cast<unsigned>(rows));
+  reduce_kernel<<<grid, block>>>(op, g, in, dst, partial, chunk);
   check(cudaGetLastError(), "launching a reduction kernel");
-  const auto finish_blocks = static_cast<unsigned>(
-      std::min(ceil_div(g.out_numel, kBlockThreads), sms * 32));
-  finish_kernel<<<finish_blocks, kBlockThreads>>>(op, g, partial, splits, dst);
+  if (splits == 1) return;
+  const int64_t finish_blocks = std::min(ceil_div(g.out_numel, kBlockThreads), sms * 32);
+  finish_kernel<<<static_cast<unsigned>(finish_blocks), kBlockThreads>>>(op, g, partial, splits,
+                                                                         dst);
   check(cudaGetLastError(), "launching a reduction kernel");
-  // The workspace goes back to the caching allocator, whose next user runs on the same
-  // (default) stream, after these kernels.
 }
 
 }  // namespace
@@ -485,11 +435,8 @@ void minmax_kernel(const Tensor& self, uint64_t mask, bool keepdim, const Tensor
                    const char* name) {
   SOPS_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), name, [&] {
     const ReduceGeometry g = make_geometry(self, mask, out, keepdim, /*sort_reduced=*/true);
-    if (max) {
-      launch_reduction(MinMaxOp<scalar_t, true>{}, g, self, out);
-    } else {
-      launch_reduction(MinMaxOp<scalar_t, false>{}, g, self, out);
-    }
+    if (max) return launch_reduction(MinMaxOp<scalar_t, true>{}, g, self, out);
+    launch_reduction(MinMaxOp<scalar_t, false>{}, g, self, out);
   });
 }
 
@@ -504,12 +451,8 @@ void argmax_kernel(const Tensor& self, int64_t dim, bool flatten, bool keepdim, 
   SOPS_DISPATCH_ALL_TYPES(self.scalar_type(), "argmax", [&] {
     // Over one dimension, or over every one (the row-major flattened tensor: out is 0-dim
     // or all ones, and no kept dimension reaches its strides).
-    uint64_t mask = 0;
-    if (flatten) {
-      mask = self.dim() >= 64 ? ~uint64_t{0} : (uint64_t{1} << self.dim()) - 1;
-    } else if (self.dim() > 0) {
-      mask = uint64_t{1} << dim;
-    }
+    const uint64_t all = self.dim() >= 64 ? ~uint64_t{0} : (uint64_t{1} << self.dim()) - 1;
+    const uint64_t mask = flatten ? all : self.dim() > 0 ? uint64_t{1} << dim : 0;
     const ReduceGeometry g = make_geometry(self, mask, out, keepdim, /*sort_reduced=*/false);
     launch_reduction(ArgmaxOp<scalar_t>{}, g, self, out);
   });
