@@ -8,6 +8,7 @@
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_copy.h"
+#include "ops/meta/nn_utils.h"
 
 namespace sops::aten::native {
 namespace {
@@ -59,17 +60,9 @@ void gather_rows(const Tensor& weight, const Tensor& indices, const Tensor& resu
 
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_idx*/,
                  bool /*scale_grad_by_freq*/, bool /*sparse*/) {
-  SOPS_CHECK_ARG(weight.dim() == 2, "weight", "'weight' must be 2-D");
-  const ScalarType index_type = indices.scalar_type();
-  SOPS_CHECK_ARG(index_type == ScalarType::Long || index_type == ScalarType::Int, "indices",
-                 "Expected tensor for argument #1 'indices' to have one of the following scalar "
-                 "types: Long, Int; but got ", ops_util::aten_name(index_type),
-                 " instead (while checking arguments for embedding)");
-  DimVector sizes(indices.sizes());
-  sizes.push_back(weight.size(1));
-  Tensor result = sops::empty(sizes, weight.options());
+  Tensor result = ops_util::embedding_output(weight, indices);
   if (weight.is_meta() || indices.is_meta() || indices.numel() == 0) return result;
-  if (index_type == ScalarType::Long) {
+  if (indices.scalar_type() == ScalarType::Long) {
     gather_rows<int64_t>(weight, indices, result);
   } else {
     gather_rows<int32_t>(weight, indices, result);

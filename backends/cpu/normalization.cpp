@@ -11,37 +11,15 @@
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "ops/meta/nn_utils.h"
 #include "runtime/vec_math.h"
 #include "runtime/parallel.h"
 
 namespace sops::aten::native {
 namespace {
 
-const Tensor* defined_or_null(const std::optional<Tensor>& t) {
-  return t.has_value() && t->defined() ? &*t : nullptr;
-}
-
-// PyTorch's mixed-dtype rule of its CPU normalization kernels: parameters of another
-// dtype than the input are only accepted as float32 for a reduced-precision input, which
-// sops does not compute with, so they are always an error here.
-void check_parameter_dtypes(const Tensor& input, std::initializer_list<const Tensor*> params) {
-  const Tensor* first = nullptr;
-  for (const Tensor* p : params) {
-    if (p != nullptr) {
-      first = p;
-      break;
-    }
-  }
-  bool mixed = first != nullptr && first->scalar_type() != input.scalar_type();
-  if (mixed) {
-    for (const Tensor* p : params) {
-      SOPS_CHECK(p == nullptr || p->scalar_type() == ScalarType::Float,
-                 "mixed dtype (CPU): expect parameter to have scalar type of Float");
-    }
-  }
-  for (const Tensor* p : params) mixed = mixed || (p != nullptr && p->scalar_type() != input.scalar_type());
-  SOPS_CHECK(!mixed, "mixed dtype (CPU): all inputs must share same datatype.");
-}
+using ops_util::check_parameter_dtypes;
+using ops_util::defined_or_null;
 
 using vec::vec_t;
 
@@ -158,40 +136,8 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayR
                                                   const std::optional<Tensor>& bias_opt, double eps) {
   const Tensor* weight = defined_or_null(weight_opt);
   const Tensor* bias = defined_or_null(bias_opt);
-  const int64_t norm_ndim = static_cast<int64_t>(normalized_shape.size());
-  SOPS_CHECK_ARG(norm_ndim >= 1, "normalized_shape",
-                 "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
-                 "least one element, but got normalized_shape = ", normalized_shape);
-  SOPS_CHECK_ARG(weight == nullptr || weight->sizes() == normalized_shape, "weight",
-                 "Expected weight to be of same shape as normalized_shape, but got weight of shape ",
-                 weight->sizes(), " and normalized_shape = ", normalized_shape);
-  SOPS_CHECK_ARG(bias == nullptr || bias->sizes() == normalized_shape, "bias",
-                 "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
-                 bias->sizes(), " and normalized_shape = ", normalized_shape);
-  const int64_t ndim = input.dim();
-  const int64_t axis = ndim - norm_ndim;
-  if (axis < 0 || input.sizes().slice(static_cast<std::size_t>(axis)) != normalized_shape) {
-    std::ostringstream ss;
-    ss << "Given normalized_shape=" << normalized_shape << ", expected input with shape [*";
-    for (const int64_t s : normalized_shape) ss << ", " << s;
-    ss << "], but got input of size" << input.sizes();
-    raise(Error(ss.str(), "input"));
-  }
-  check_parameter_dtypes(input, {weight, bias});
-  int64_t rows = 1, n = 1;
-  DimVector stat_shape;
-  for (int64_t d = 0; d < ndim; ++d) {
-    if (d < axis) {
-      rows *= input.size(d);
-      stat_shape.push_back(input.size(d));
-    } else {
-      n *= input.size(d);
-      stat_shape.push_back(1);
-    }
-  }
-  Tensor out = empty(input.sizes(), input.options());
-  Tensor mean = empty(stat_shape, input.options());
-  Tensor rstd = empty(stat_shape, input.options());
+  auto [out, mean, rstd, rows, n] =
+      ops_util::layer_norm_outputs(input, normalized_shape, weight, bias, "CPU");
   if (input.is_meta()) return {out, mean, rstd};
   cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "LayerNormKernelImpl");
   if (rows == 0) return {out, mean, rstd};
@@ -289,7 +235,7 @@ std::tuple<Tensor, Tensor, Tensor> _batch_norm_legit_no_training(
   const Tensor* weight = defined_or_null(weight_opt);
   const Tensor* bias = defined_or_null(bias_opt);
   const int64_t channels = input.size(ops_util::wrap_dim(1, input.dim(), "input"));
-  check_parameter_dtypes(input, {weight, bias, &running_mean, &running_var});
+  check_parameter_dtypes(input, {weight, bias, &running_mean, &running_var}, "CPU");
   // PyTorch reads these per channel without checking their size; sops refuses a wrong one.
   check_per_channel(weight, channels, "weight");
   check_per_channel(bias, channels, "bias");

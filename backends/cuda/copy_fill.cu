@@ -32,6 +32,13 @@ void copy_on_device(const Tensor& dst, const Tensor& src) {
   SOPS_DISPATCH_EVERY_TYPE(dst.scalar_type(), "copy_", [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
 }
 
+Tensor contiguous_on_device(const Tensor& t) {
+  if (!t.defined() || t.is_contiguous()) return t;
+  Tensor copy = sops::empty(t.sizes(), t.options());
+  copy_on_device(copy, t);
+  return copy;
+}
+
 void fill_kernel(const Tensor& self, const Scalar& value) {
   if (self.numel() == 0) return;
   TensorIteratorConfig config;

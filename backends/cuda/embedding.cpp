@@ -9,22 +9,14 @@
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cuda/embedding_kernels.h"
-#include "ops/meta/op_utils.h"
+#include "ops/meta/nn_utils.h"
 
 namespace sops::aten {
 
 Tensor SOPS_KERNEL(embedding_cuda)(const Tensor& weight, const Tensor& indices,
                                    int64_t /*padding_idx*/, bool /*scale_grad_by_freq*/,
                                    bool /*sparse*/) {
-  SOPS_CHECK_ARG(weight.dim() == 2, "weight", "'weight' must be 2-D");
-  const ScalarType index_type = indices.scalar_type();
-  SOPS_CHECK_ARG(index_type == ScalarType::Long || index_type == ScalarType::Int, "indices",
-                 "Expected tensor for argument #1 'indices' to have one of the following scalar "
-                 "types: Long, Int; but got ", ops_util::aten_name(index_type),
-                 " instead (while checking arguments for embedding)");
-  DimVector sizes(indices.sizes());
-  sizes.push_back(weight.size(1));
-  Tensor result = sops::empty(sizes, weight.options());
+  Tensor result = ops_util::embedding_output(weight, indices);
   if (indices.numel() == 0) return result;
   const std::optional<int64_t> bad = cuda::embedding_kernel(weight, indices, result);
   SOPS_CHECK_ARG(!bad.has_value(), "indices", "index out of range in self (index ", *bad,

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "backends/cuda/copy_fill_kernels.h"
 #include "backends/cuda/embedding_kernels.h"
 #include "backends/cuda/loops.cuh"
 #include "runtime/tensor_iterator.h"
@@ -40,23 +41,6 @@ __global__ void __launch_bounds__(kLanes* kRowsPerBlock)
     Word* dst = out + i * cols;
     for (int64_t j = threadIdx.x; j < cols; j += kLanes) dst[j] = src[j * col_stride];
   }
-}
-
-template <typename T>
-struct Identity {
-  __device__ T operator()(T x) const { return x; }
-};
-
-// indices itself when contiguous, else a contiguous copy of it on the device.
-Tensor contiguous_indices(const Tensor& indices) {
-  if (indices.is_contiguous()) return indices;
-  Tensor copy = sops::empty(indices.sizes(), indices.options());
-  TensorIteratorConfig config;
-  config.add_output(copy, "out").add_input(indices, "indices").resize_outputs(false);
-  TensorIterator iter(config);
-  SOPS_DISPATCH_INTEGRAL_TYPES(indices.scalar_type(), "embedding",
-                               [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
-  return copy;
 }
 
 template <typename Index, typename Word>
@@ -94,7 +78,7 @@ void launch_for_element_size(const Tensor& weight, const Tensor& ids, const Tens
 
 std::optional<int64_t> embedding_kernel(const Tensor& weight, const Tensor& indices,
                                         const Tensor& result) {
-  const Tensor ids = contiguous_indices(indices);
+  const Tensor ids = contiguous_on_device(indices);
   // The position of the first bad index, on the device: all ones (none) until lowered.
   const Tensor flag = sops::empty({1}, TensorOptions(ScalarType::Long).device(weight.device()));
   auto* first_bad = static_cast<unsigned long long*>(flag.data_ptr());

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "aten_cpu/NativeFunctions.h"
+#include "backends/cuda/copy_fill_kernels.h"
 #include "backends/cuda/linear_algebra_kernels.h"
 #include "ops/meta/scalar_checks.h"
 
@@ -59,7 +60,7 @@ void addmm_cuda(const Tensor& out, const Tensor& self, const Tensor& mat1, const
   }
   const Tensor tmp = sops::empty(out.sizes(), out.options());
   cuda::addmm_kernel(dtype, name, batch, m, n, k, a, b, c, beta, alpha, view_of(tmp));
-  cuda::copy_matrices(out, tmp);
+  cuda::copy_on_device(out, tmp);
 }
 
 }  // namespace

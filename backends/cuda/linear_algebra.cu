@@ -208,11 +208,6 @@ void launch_gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const MatrixBat
   check(cudaGetLastError(), "launching the GEMM kernel");
 }
 
-template <typename T>
-struct Identity {
-  __device__ T operator()(T x) const { return x; }
-};
-
 }  // namespace
 
 void addmm_kernel(ScalarType dtype, std::string_view name, int64_t batch, int64_t m, int64_t n,
@@ -226,15 +221,6 @@ void addmm_kernel(ScalarType dtype, std::string_view name, int64_t batch, int64_
     const scalar_t a = aten::ops_util::scalar_to<scalar_t>(alpha);
     launch_gemm<scalar_t>(batch, m, n, k, mat1, mat2, self, b, a, out);
   });
-}
-
-void copy_matrices(const Tensor& dst, const Tensor& src) {
-  if (dst.numel() == 0) return;
-  TensorIteratorConfig config;
-  config.add_output(dst, "out").add_input(src, "src").resize_outputs(false);
-  TensorIterator iter(config);
-  SOPS_DISPATCH_ALL_TYPES(src.scalar_type(), "copy_",
-                          [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
 }
 
 }  // namespace sops::cuda

@@ -39,7 +39,4 @@ void addmm_kernel(ScalarType dtype, std::string_view name, int64_t batch, int64_
                   const MatrixBatch& self, const Scalar* beta, const Scalar& alpha,
                   const MatrixBatch& out);
 
-// dst = src on the device: same dtype (one of addmm's) and sizes, any strides, no overlap.
-void copy_matrices(const Tensor& dst, const Tensor& src);
-
 }  // namespace sops::cuda

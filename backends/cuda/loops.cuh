@@ -47,12 +47,30 @@ struct ElementwiseArgs {
   alignas(8) unsigned char scalars[kMaxOperands][8] = {};  // a cpu scalar operand's value
 };
 
-// Element `T` from `p` holding a `dtype` value, converted as static_cast would.
+template <typename T>
+inline constexpr bool kReducedFloat = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// sops::convert's rules (runtime/element_cast.h) on the device: to bool is != 0, 16-bit
+// floats go through float.
+template <typename To, typename From>
+__device__ __forceinline__ To device_cast(From v) {
+  if constexpr (kReducedFloat<From> && !std::is_same_v<To, From>) {
+    return device_cast<To>(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (kReducedFloat<To> && !std::is_same_v<To, From>) {
+    return To(static_cast<float>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// Element `T` from `p` holding a `dtype` value, converted by device_cast.
 template <typename T>
 __device__ __forceinline__ T device_load(const void* p, ScalarType dtype) {
   switch (dtype) {
 #define SOPS_CUDA_LOAD_CASE(type, name, _) \
-  case ScalarType::name: return static_cast<T>(*static_cast<const type*>(p));
+  case ScalarType::name: return device_cast<T>(*static_cast<const type*>(p));
     SOPS_FORALL_SCALAR_TYPES(SOPS_CUDA_LOAD_CASE)
 #undef SOPS_CUDA_LOAD_CASE
     default: return T();
@@ -63,7 +81,7 @@ template <typename T>
 __device__ __forceinline__ void device_store(void* p, ScalarType dtype, T value) {
   switch (dtype) {
 #define SOPS_CUDA_STORE_CASE(type, name, _) \
-  case ScalarType::name: *static_cast<type*>(p) = static_cast<type>(value); return;
+  case ScalarType::name: *static_cast<type*>(p) = device_cast<type>(value); return;
     SOPS_FORALL_SCALAR_TYPES(SOPS_CUDA_STORE_CASE)
 #undef SOPS_CUDA_STORE_CASE
     default: return;

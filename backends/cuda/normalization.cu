@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "backends/cuda/copy_fill_kernels.h"
 #include "backends/cuda/loops.cuh"
 #include "backends/cuda/normalization_kernels.h"
 #include "runtime/tensor_iterator.h"
@@ -98,23 +99,6 @@ __global__ void __launch_bounds__(kMaxThreads) layer_norm_rows(LayerNormParams<T
 }
 
 template <typename T>
-struct Identity {
-  __device__ T operator()(T x) const { return x; }
-};
-
-// t itself when undefined or contiguous, else a contiguous copy of it on the device.
-Tensor contiguous_of(const Tensor& t) {
-  if (!t.defined() || t.is_contiguous()) return t;
-  Tensor copy = sops::empty(t.sizes(), t.options());
-  TensorIteratorConfig config;
-  config.add_output(copy, "out").add_input(t, "self").resize_outputs(false);
-  TensorIterator iter(config);
-  SOPS_DISPATCH_FLOATING_TYPES(t.scalar_type(), "LayerNormKernelImpl",
-                               [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
-  return copy;
-}
-
-template <typename T>
 const T* data_or_null(const Tensor& t) {
   return t.defined() ? t.data_ptr<T>() : nullptr;
 }
@@ -147,9 +131,9 @@ void layer_norm_kernel(const Tensor& input, const Tensor& weight, const Tensor& 
                        const Tensor& out, const Tensor& mean, const Tensor& rstd, int64_t rows,
                        int64_t n, double eps) {
   if (rows <= 0) return;
-  const Tensor x = contiguous_of(input);
-  const Tensor w = contiguous_of(weight);
-  const Tensor b = contiguous_of(bias);
+  const Tensor x = contiguous_on_device(input);
+  const Tensor w = contiguous_on_device(weight);
+  const Tensor b = contiguous_on_device(bias);
   SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
     launch_layer_norm<scalar_t>(x, w, b, out, mean, rstd, rows, n, eps);
   });

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/loops.cuh"
 #include "backends/cuda/reduce_kernels.h"
 #include "ops/meta/scalar_math.h"
 #include "runtime/error.h"
@@ -117,35 +118,7 @@ ReduceGeometry make_geometry(const Tensor& self, uint64_t mask, const Tensor& ou
 // ---------------------------------------------------------------- device: element access
 
 template <typename T>
-constexpr bool kReducedFloat = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-template <typename T>
 constexpr bool kFloat = std::is_floating_point_v<T> || kReducedFloat<T>;
-
-// sops::convert's rules on the device: to bool is != 0, 16-bit floats go through float.
-template <typename To, typename From>
-__device__ __forceinline__ To cast(From v) {
-  if constexpr (kReducedFloat<From> && !std::is_same_v<To, From>) {
-    return cast<To>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, bool>) {
-    return v != From(0);
-  } else if constexpr (kReducedFloat<To> && !std::is_same_v<To, From>) {
-    return To(static_cast<float>(v));
-  } else {
-    return static_cast<To>(v);
-  }
-}
-
-// The element at p, of dtype `dtype`, as a T.
-template <typename T>
-__device__ __forceinline__ T load_element(const char* p, ScalarType dtype) {
-  switch (dtype) {
-#define SOPS_CUDA_REDUCE_LOAD(type, name, _) \
-  case ScalarType::name: return cast<T>(*reinterpret_cast<const type*>(p));
-    SOPS_FORALL_SCALAR_TYPES(SOPS_CUDA_REDUCE_LOAD)
-#undef SOPS_CUDA_REDUCE_LOAD
-    default: return T{};
-  }
-}
 
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -281,7 +254,7 @@ struct SumOp {
     }
   }
   __device__ acc_t reduce(acc_t acc, const char* p, int64_t /*index*/) const {
-    const T x = load_element<T>(p, in_dtype);
+    const T x = device_load<T>(p, in_dtype);
     if constexpr (kReducedFloat<T>) return acc + static_cast<double>(static_cast<float>(x));
     return combine(acc, static_cast<acc_t>(x));
   }

@@ -24,8 +24,6 @@
 namespace sops::optest {
 namespace {
 
-using golden::ArgKind;
-using golden::GoldenArg;
 using golden::GoldenCase;
 using golden::GoldenExpect;
 
@@ -44,29 +42,23 @@ Tensor to_device(const Tensor& t, Device device) {
   return aten::_to_copy(t, std::nullopt, std::nullopt, device);
 }
 
-Value to_gpu_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema& s) {
-  switch (a.kind) {
-    case ArgKind::kTensor: return Value(to_device(to_tensor(a.tensor), kGpu));
-    case ArgKind::kTensors: {
-      std::vector<Tensor> ts;
-      for (const Tensor& t : to_tensors(a.tensors)) ts.push_back(to_device(t, kGpu));
-      if (s.type.elem_optional) return Value(std::vector<std::optional<Tensor>>(ts.begin(), ts.end()));
-      return Value(std::move(ts));
-    }
-    case ArgKind::kScalar: return Value(to_scalar(a.scalar));
-    case ArgKind::kInt: return Value(a.int_value);
-    case ArgKind::kInts: return Value(a.ints);
-    case ArgKind::kFloat: return Value(a.float_value);
-    case ArgKind::kFloats: return Value(a.floats);
-    case ArgKind::kBool: return Value(a.bool_value);
-    case ArgKind::kDType: return Value(dtype_of(a.dtype));
-    case ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
-    case ArgKind::kStr: return Value(a.str_value);
-    case ArgKind::kLayout: return Value(Layout::Strided);
-    case ArgKind::kDevice: return Value(kGpu);  // factories make their tensor on the GPU
-    case ArgKind::kNone: return Value();
+// A cpu case's value with its tensors (and Device arguments) moved to the GPU.
+Value to_gpu(const Value& v) {
+  if (v.is_tensor()) return Value(to_device(v.to_tensor(), kGpu));
+  if (v.tag() == Value::Tag::Device) return Value(kGpu);  // factories make their tensor on the GPU
+  if (v.tag() == Value::Tag::TensorList) {
+    std::vector<Tensor> ts;
+    for (const Tensor& t : v.to_tensor_list()) ts.push_back(to_device(t, kGpu));
+    return Value(std::move(ts));
   }
-  return Value();
+  if (v.tag() == Value::Tag::OptionalTensorList) {
+    std::vector<std::optional<Tensor>> ts;
+    for (const std::optional<Tensor>& t : v.to_optional_tensor_list()) {
+      ts.push_back(t.has_value() && t->defined() ? std::optional<Tensor>(to_device(*t, kGpu)) : t);
+    }
+    return Value(std::move(ts));
+  }
+  return v;
 }
 
 // PyTorch's values within a tolerance (exactly for integral and bool results).
@@ -107,12 +99,8 @@ Value to_gpu_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema
 // Runs c on the GPU; false when its operator (or one it calls) has no CUDA kernel.
 bool run_on_gpu(const RegisteredOperator& op, const GoldenCase& c) {
   const FunctionSchema& schema = op.schema();
-  Stack stack;
-  for (const ArgumentSchema& s : schema.arguments) {
-    const GoldenArg* a = c.find_arg(std::string(s.name));
-    if (a == nullptr) break;
-    stack.push_back(to_gpu_value(c, *a, s));
-  }
+  Stack stack = stack_of(c, schema, Device(DeviceType::CPU));
+  for (Value& v : stack) v = to_gpu(v);
   int64_t written = -1;
   for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
     if (schema.arguments[i].is_write()) written = static_cast<int64_t>(i);

@@ -41,45 +41,6 @@ const OperatorRegistry& registry() {
 
 std::string full_name(const std::string& op) { return "aten::" + op; }
 
-Value to_value(const GoldenCase& c, const GoldenArg& a, const ArgumentSchema& s, Device device) {
-  switch (a.kind) {
-    case ArgKind::kTensor: return Value(to_tensor(a.tensor, device));
-    case ArgKind::kTensors: {
-      std::vector<Tensor> ts = to_tensors(a.tensors, device);
-      if (s.type.elem_optional) return Value(std::vector<std::optional<Tensor>>(ts.begin(), ts.end()));
-      return Value(std::move(ts));
-    }
-    case ArgKind::kScalar: return Value(to_scalar(a.scalar));
-    case ArgKind::kInt: return Value(a.int_value);
-    case ArgKind::kInts: return Value(a.ints);
-    case ArgKind::kFloat: return Value(a.float_value);
-    case ArgKind::kFloats: return Value(a.floats);
-    case ArgKind::kBool: return Value(a.bool_value);
-    case ArgKind::kDType: return Value(dtype_of(a.dtype));
-    case ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
-    case ArgKind::kStr: return Value(a.str_value);
-    case ArgKind::kLayout: return Value(Layout::Strided);
-    // The case's device (cpu) is the meta device on a meta run, as an absent one is.
-    case ArgKind::kDevice: return Value(device);
-    case ArgKind::kNone:
-      // Factories make meta tensors when asked for the meta device.
-      if (device.is_meta() && s.type.kind == TypeSchema::Kind::Device) return Value(device);
-      return Value();
-  }
-  return Value();
-}
-
-// The case's arguments in schema order; trailing ones the case leaves out get defaults.
-Stack stack_of(const GoldenCase& c, const FunctionSchema& schema, Device device) {
-  Stack stack;
-  for (const ArgumentSchema& s : schema.arguments) {
-    const GoldenArg* a = c.find_arg(std::string(s.name));
-    if (a == nullptr) break;
-    stack.push_back(to_value(c, *a, s, device));
-  }
-  return stack;
-}
-
 // The argument a mutating operator writes and returns: its out= argument, or self.
 int64_t written_argument(const FunctionSchema& schema) {
   for (std::size_t i = 0; i < schema.arguments.size(); ++i) {

@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 #include "runtime/native_types.h"
+#include "runtime/operator_registry.h"
+#include "runtime/value.h"
 #include "runtime/sops.h"
 #include "tests/golden/golden.h"
 
@@ -41,6 +43,14 @@ std::optional<double> optional_float_arg(const golden::GoldenCase& c, const std:
 std::optional<ScalarType> optional_dtype_arg(const golden::GoldenCase& c, const std::string& name);
 std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase& c,
                                                        const std::string& name);
+
+// Argument `a` of case c as a boxed value of schema type `s`, its tensors on `device`
+// (cpu, or meta for a meta run, where a Device argument and a factory's absent one are
+// meta too).
+Value to_value(const golden::GoldenCase& c, const golden::GoldenArg& a, const ArgumentSchema& s,
+               Device device);
+// The case's arguments in schema order; trailing ones the case leaves out get defaults.
+Stack stack_of(const golden::GoldenCase& c, const FunctionSchema& schema, Device device);
 
 // A result against the expectation: dtype, sizes, values (and, when asked, strides of the
 // dimensions whose size is not 1).
