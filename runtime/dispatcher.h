@@ -139,7 +139,9 @@ class TypedOperatorHandle<R(Args...)> {
 
   // call for operators with `device_check: NoCheck`: cpu tensors beside those of one
   // other device type reach that device's kernel (static_dispatch.h).
-  R call_across_devices(Args... args) const { return call_on_mask(true, std::forward<Args>(args)...); }
+  R call_across_devices(Args... args) const {
+    return call_on_mask(true, std::forward<Args>(args)...);
+  }
 
   R operator()(Args... args) const { return call(std::forward<Args>(args)...); }
 
@@ -267,13 +269,13 @@ class RegisterKernel {
  public:
   template <typename R, typename... Args>
   RegisterKernel(std::string_view op, DispatchKey key, R (*kernel)(Args...))
-      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), detail::type_name<R (*)(Args...)>(),
-                       nullptr) {}
+      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel),
+                       detail::type_name<R (*)(Args...)>(), nullptr) {}
   template <typename R, typename... Args>
   RegisterKernel(std::string_view op, DispatchKey key, R (*kernel)(Args...),
                  const KernelLibrary& library)
-      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel), detail::type_name<R (*)(Args...)>(),
-                       &library) {}
+      : RegisterKernel(op, key, reinterpret_cast<ErasedKernel>(kernel),
+                       detail::type_name<R (*)(Args...)>(), &library) {}
   ~RegisterKernel();
   RegisterKernel(const RegisterKernel&) = delete;
   RegisterKernel& operator=(const RegisterKernel&) = delete;

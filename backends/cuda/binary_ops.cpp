@@ -19,11 +19,13 @@ SOPS_IMPL_FUNC(sub_out_cuda)
   cuda::add_kernel(*this, -alpha);
 }
 
-SOPS_IMPL_FUNC(mul_out_cuda)(const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(mul_out_cuda)(const Tensor& /*self*/, const Tensor& /*other*/,
+                             const Tensor& /*out*/) {
   cuda::mul_kernel(*this);
 }
 
-SOPS_IMPL_FUNC(div_out_cuda)(const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(div_out_cuda)(const Tensor& /*self*/, const Tensor& /*other*/,
+                             const Tensor& /*out*/) {
   cuda::div_true_kernel(*this);
 }
 

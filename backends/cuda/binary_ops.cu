@@ -74,11 +74,13 @@ void add_kernel(const TensorIteratorBase& iter, const Scalar& alpha) {
 }
 
 void mul_kernel(const TensorIteratorBase& iter) {
-  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "mul", [&] { gpu_kernel(iter, Mul<scalar_t>{}); });
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), "mul",
+                                   [&] { gpu_kernel(iter, Mul<scalar_t>{}); });
 }
 
 void div_true_kernel(const TensorIteratorBase& iter) {
-  SOPS_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "div", [&] { gpu_kernel(iter, Div<scalar_t>{}); });
+  SOPS_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "div",
+                               [&] { gpu_kernel(iter, Div<scalar_t>{}); });
 }
 
 void div_rounding_kernel(const TensorIteratorBase& iter, bool floor) {

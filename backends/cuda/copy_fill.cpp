@@ -20,7 +20,8 @@ namespace {
 // src itself when it already is a contiguous block of `like`'s dtype and shape, else
 // such a block on src's device.
 Tensor as_block_of(const Tensor& src, const Tensor& like) {
-  if (src.scalar_type() == like.scalar_type() && src.sizes() == like.sizes() && src.is_contiguous()) {
+  if (src.scalar_type() == like.scalar_type() && src.sizes() == like.sizes() &&
+      src.is_contiguous()) {
     return src;
   }
   Tensor block = sops::empty(like.sizes(), TensorOptions(like.scalar_type()).device(src.device()));

@@ -29,7 +29,8 @@ void copy_on_device(const Tensor& dst, const Tensor& src) {
       .cast_common_dtype_to_outputs(true)
       .resize_outputs(false);
   TensorIterator iter(config);
-  SOPS_DISPATCH_EVERY_TYPE(dst.scalar_type(), "copy_", [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
+  SOPS_DISPATCH_EVERY_TYPE(dst.scalar_type(), "copy_",
+                           [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
 }
 
 Tensor contiguous_on_device(const Tensor& t) {

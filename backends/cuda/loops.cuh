@@ -15,11 +15,11 @@
 // Only for .cu files: include it after the kernels' own headers.
 #pragma once
 
-#include <cuda/std/tuple>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstring>
+#include <cuda/std/tuple>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -70,21 +70,26 @@ template <typename T>
 __device__ __forceinline__ T device_load(const void* p, ScalarType dtype) {
   switch (dtype) {
 #define SOPS_CUDA_LOAD_CASE(type, name, _) \
-  case ScalarType::name: return device_cast<T>(*static_cast<const type*>(p));
+  case ScalarType::name:                   \
+    return device_cast<T>(*static_cast<const type*>(p));
     SOPS_FORALL_SCALAR_TYPES(SOPS_CUDA_LOAD_CASE)
 #undef SOPS_CUDA_LOAD_CASE
-    default: return T();
+    default:
+      return T();
   }
 }
 
 template <typename T>
 __device__ __forceinline__ void device_store(void* p, ScalarType dtype, T value) {
   switch (dtype) {
-#define SOPS_CUDA_STORE_CASE(type, name, _) \
-  case ScalarType::name: *static_cast<type*>(p) = device_cast<type>(value); return;
+#define SOPS_CUDA_STORE_CASE(type, name, _)            \
+  case ScalarType::name:                               \
+    *static_cast<type*>(p) = device_cast<type>(value); \
+    return;
     SOPS_FORALL_SCALAR_TYPES(SOPS_CUDA_STORE_CASE)
 #undef SOPS_CUDA_STORE_CASE
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -116,8 +121,8 @@ template <typename F, std::size_t... I>
 __device__ __forceinline__ auto apply_strided(const F& f, const ElementwiseArgs& a, int64_t index,
                                               std::index_sequence<I...>) {
   using Args = typename function_traits<F>::args;
-  return f(device_load<std::tuple_element_t<I, Args>>(operand_ptr(a, static_cast<int>(I) + 1, index),
-                                                  a.dtypes[I + 1])...);
+  return f(device_load<std::tuple_element_t<I, Args>>(
+      operand_ptr(a, static_cast<int>(I) + 1, index), a.dtypes[I + 1])...);
 }
 
 template <typename F>

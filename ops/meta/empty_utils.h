@@ -12,9 +12,10 @@
 
 namespace sops::aten::ops_util {
 
-inline Tensor make_empty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                  Device device, std::optional<bool> pin_memory,
-                  std::optional<MemoryFormat> memory_format) {
+inline Tensor make_empty(IntArrayRef size, std::optional<ScalarType> dtype,
+                         std::optional<Layout> layout, Device device,
+                         std::optional<bool> pin_memory,
+                         std::optional<MemoryFormat> memory_format) {
   for (const int64_t s : size) {
     SOPS_CHECK_ARG(s >= 0, "size", "Trying to create tensor with negative dimension ", s, ": ",
                    size);

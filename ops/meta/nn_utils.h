@@ -40,7 +40,8 @@ inline void check_parameter_dtypes(const Tensor& input, std::initializer_list<co
                  "): expect parameter to have scalar type of Float");
     }
   }
-  for (const Tensor* p : params) mixed = mixed || (p != nullptr && p->scalar_type() != input.scalar_type());
+  for (const Tensor* p : params)
+    mixed = mixed || (p != nullptr && p->scalar_type() != input.scalar_type());
   SOPS_CHECK(!mixed, "mixed dtype (", device, "): all inputs must share same datatype.");
 }
 
@@ -59,10 +60,12 @@ inline LayerNormOutputs layer_norm_outputs(const Tensor& input, IntArrayRef norm
   const int64_t norm_ndim = static_cast<int64_t>(normalized_shape.size());
   SOPS_CHECK_ARG(norm_ndim >= 1, "normalized_shape",
                  "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
-                 "least one element, but got normalized_shape = ", normalized_shape);
-  SOPS_CHECK_ARG(weight == nullptr || weight->sizes() == normalized_shape, "weight",
-                 "Expected weight to be of same shape as normalized_shape, but got weight of shape ",
-                 weight->sizes(), " and normalized_shape = ", normalized_shape);
+                 "least one element, but got normalized_shape = ",
+                 normalized_shape);
+  SOPS_CHECK_ARG(
+      weight == nullptr || weight->sizes() == normalized_shape, "weight",
+      "Expected weight to be of same shape as normalized_shape, but got weight of shape ",
+      weight->sizes(), " and normalized_shape = ", normalized_shape);
   SOPS_CHECK_ARG(bias == nullptr || bias->sizes() == normalized_shape, "bias",
                  "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
                  bias->sizes(), " and normalized_shape = ", normalized_shape);
@@ -100,8 +103,8 @@ inline Tensor embedding_output(const Tensor& weight, const Tensor& indices) {
   const ScalarType index_type = indices.scalar_type();
   SOPS_CHECK_ARG(index_type == ScalarType::Long || index_type == ScalarType::Int, "indices",
                  "Expected tensor for argument #1 'indices' to have one of the following scalar "
-                 "types: Long, Int; but got ", aten_name(index_type),
-                 " instead (while checking arguments for embedding)");
+                 "types: Long, Int; but got ",
+                 aten_name(index_type), " instead (while checking arguments for embedding)");
   DimVector sizes(indices.sizes());
   sizes.push_back(weight.size(1));
   return sops::empty(sizes, weight.options());

@@ -64,33 +64,36 @@ Value to_gpu(const Value& v) {
 // PyTorch's values within a tolerance (exactly for integral and bool results).
 ::testing::AssertionResult close_to(const Tensor& gpu_result, const GoldenExpect& e) {
   if (!gpu_result.is_cuda()) {
-    return ::testing::AssertionFailure() << "the result is on " << gpu_result.device() << ", not cuda";
+    return ::testing::AssertionFailure()
+           << "the result is on " << gpu_result.device() << ", not cuda";
   }
   const Tensor host = to_device(gpu_result, Device(DeviceType::CPU));
   if (host.scalar_type() != dtype_of(e.dtype)) {
-    return ::testing::AssertionFailure() << "dtype " << host.scalar_type() << ", expected " << e.dtype;
+    return ::testing::AssertionFailure()
+           << "dtype " << host.scalar_type() << ", expected " << e.dtype;
   }
   if (host.sizes() != IntArrayRef(e.sizes)) {
-    return ::testing::AssertionFailure() << "sizes " << host.sizes() << ", expected "
-                                         << ::testing::PrintToString(e.sizes);
+    return ::testing::AssertionFailure()
+           << "sizes " << host.sizes() << ", expected " << ::testing::PrintToString(e.sizes);
   }
   if (!e.values_checked) return ::testing::AssertionSuccess();
-  const Tensor flat = aten::_to_copy(host, ScalarType::Double, std::nullopt, std::nullopt, std::nullopt,
-                                     false, MemoryFormat::Contiguous);
+  const Tensor flat = aten::_to_copy(host, ScalarType::Double, std::nullopt, std::nullopt,
+                                     std::nullopt, false, MemoryFormat::Contiguous);
   const double* got = flat.data_ptr<double>();
   const bool exact = !is_floating_point(host.scalar_type());
-  const double rtol = host.scalar_type() == ScalarType::Double ? 1e-10
+  const double rtol = host.scalar_type() == ScalarType::Double        ? 1e-10
                       : is_reduced_floating_point(host.scalar_type()) ? 1e-2
                                                                       : 1e-4;
   for (int64_t i = 0; i < flat.numel(); ++i) {
     const double want = e.values[static_cast<std::size_t>(i)];
     const double have = got[i];
     if (std::isnan(want) && std::isnan(have)) continue;
-    const bool ok = exact ? have == want
-                          : (have == want || std::abs(have - want) <= rtol * (1.0 + std::abs(want)));
+    const bool ok = exact
+                        ? have == want
+                        : (have == want || std::abs(have - want) <= rtol * (1.0 + std::abs(want)));
     if (!ok) {
-      return ::testing::AssertionFailure() << "element " << i << " is " << have << ", PyTorch's is "
-                                           << want;
+      return ::testing::AssertionFailure()
+             << "element " << i << " is " << have << ", PyTorch's is " << want;
     }
   }
   return ::testing::AssertionSuccess();
@@ -105,11 +108,13 @@ bool run_on_gpu(const RegisteredOperator& op, const GoldenCase& c) {
   for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
     if (schema.arguments[i].is_write()) written = static_cast<int64_t>(i);
   }
-  const Tensor target = written >= 0 ? stack.at(static_cast<std::size_t>(written)).to_tensor() : Tensor();
+  const Tensor target =
+      written >= 0 ? stack.at(static_cast<std::size_t>(written)).to_tensor() : Tensor();
   try {
     op.call(stack);
   } catch (const Error& e) {
-    if (std::string(e.what()).find("no kernel for dispatch key CUDA") != std::string::npos) return false;
+    if (std::string(e.what()).find("no kernel for dispatch key CUDA") != std::string::npos)
+      return false;
     ADD_FAILURE() << "raised: " << e.what();
     return true;
   }

@@ -326,26 +326,40 @@ Tensor clone_as(const Tensor& t, ScalarType dtype) {
   return out;
 }
 
-Value to_value(const golden::GoldenCase& c, const golden::GoldenArg& a, const ArgumentSchema& s, Device device) {
+Value to_value(const golden::GoldenCase& c, const golden::GoldenArg& a, const ArgumentSchema& s,
+               Device device) {
   switch (a.kind) {
-    case golden::ArgKind::kTensor: return Value(to_tensor(a.tensor, device));
+    case golden::ArgKind::kTensor:
+      return Value(to_tensor(a.tensor, device));
     case golden::ArgKind::kTensors: {
       std::vector<Tensor> ts = to_tensors(a.tensors, device);
-      if (s.type.elem_optional) return Value(std::vector<std::optional<Tensor>>(ts.begin(), ts.end()));
+      if (s.type.elem_optional)
+        return Value(std::vector<std::optional<Tensor>>(ts.begin(), ts.end()));
       return Value(std::move(ts));
     }
-    case golden::ArgKind::kScalar: return Value(to_scalar(a.scalar));
-    case golden::ArgKind::kInt: return Value(a.int_value);
-    case golden::ArgKind::kInts: return Value(a.ints);
-    case golden::ArgKind::kFloat: return Value(a.float_value);
-    case golden::ArgKind::kFloats: return Value(a.floats);
-    case golden::ArgKind::kBool: return Value(a.bool_value);
-    case golden::ArgKind::kDType: return Value(dtype_of(a.dtype));
-    case golden::ArgKind::kMemoryFormat: return Value(*optional_memory_format_arg(c, a.name));
-    case golden::ArgKind::kStr: return Value(a.str_value);
-    case golden::ArgKind::kLayout: return Value(Layout::Strided);
+    case golden::ArgKind::kScalar:
+      return Value(to_scalar(a.scalar));
+    case golden::ArgKind::kInt:
+      return Value(a.int_value);
+    case golden::ArgKind::kInts:
+      return Value(a.ints);
+    case golden::ArgKind::kFloat:
+      return Value(a.float_value);
+    case golden::ArgKind::kFloats:
+      return Value(a.floats);
+    case golden::ArgKind::kBool:
+      return Value(a.bool_value);
+    case golden::ArgKind::kDType:
+      return Value(dtype_of(a.dtype));
+    case golden::ArgKind::kMemoryFormat:
+      return Value(*optional_memory_format_arg(c, a.name));
+    case golden::ArgKind::kStr:
+      return Value(a.str_value);
+    case golden::ArgKind::kLayout:
+      return Value(Layout::Strided);
     // The case's device (cpu) is the meta device on a meta run, as an absent one is.
-    case golden::ArgKind::kDevice: return Value(device);
+    case golden::ArgKind::kDevice:
+      return Value(device);
     case golden::ArgKind::kNone:
       // Factories make meta tensors when asked for the meta device.
       if (device.is_meta() && s.type.kind == TypeSchema::Kind::Device) return Value(device);
@@ -363,6 +377,5 @@ Stack stack_of(const golden::GoldenCase& c, const FunctionSchema& schema, Device
   }
   return stack;
 }
-
 
 }  // namespace sops::optest

@@ -10,8 +10,8 @@
 #include "gtest/gtest.h"
 #include "runtime/native_types.h"
 #include "runtime/operator_registry.h"
-#include "runtime/value.h"
 #include "runtime/sops.h"
+#include "runtime/value.h"
 #include "tests/golden/golden.h"
 
 namespace sops::optest {
