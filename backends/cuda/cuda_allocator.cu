@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/cuda_check.h"
@@ -19,6 +21,8 @@ struct CachingAllocator::Block {
   void* memory;
   std::size_t size;
   int device;
+  cudaStream_t stream;  // the stream it was allocated on
+  std::vector<cudaStream_t> used_on;  // other streams, from record_stream
 };
 
 void* CachingAllocator::device_malloc(std::size_t size, int device) {
@@ -26,6 +30,7 @@ void* CachingAllocator::device_malloc(std::size_t size, int device) {
   cudaError_t e = cudaMalloc(&memory, size);
   if (e == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();  // clear it, give the cache back, try once more
+    collect_pending_locked(/*wait=*/true);
     free_cached_locked();
     e = cudaMalloc(&memory, size);
   }
@@ -43,22 +48,27 @@ DataPtr CachingAllocator::allocate(std::size_t nbytes) {
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   if (nbytes == 0) return DataPtr(Device(kCUDA, static_cast<Device::Index>(device)));
+  const cudaStream_t stream = current_stream(device).handle();
   const std::size_t size = (nbytes + kRounding - 1) / kRounding * kRounding;
-  auto block = std::make_unique<Block>(Block{this, nullptr, 0, device});  // before any memory
+  auto block = std::make_unique<Block>(Block{this, nullptr, 0, device, stream, {}});
   std::lock_guard<std::mutex> lock(mutex_);
+  collect_pending_locked(/*wait=*/false);
   void* memory = nullptr;
   std::size_t got = size;
-  // The smallest cached block on this device that fits and wastes at most half of it.
-  const auto it = cache_.lower_bound({device, size});
-  if (it != cache_.end() && it->first.first == device && it->first.second <= 2 * size) {
+  // The smallest cached block of this device and stream that fits and wastes at most half.
+  const auto key = reinterpret_cast<std::uintptr_t>(stream);
+  const auto it = cache_.lower_bound({device, key, size});
+  if (it != cache_.end() && std::get<0>(it->first) == device && std::get<1>(it->first) == key &&
+      std::get<2>(it->first) <= 2 * size) {
     memory = it->second;
-    got = it->first.second;
+    got = std::get<2>(it->first);
     cache_.erase(it);
     stats_.cached_bytes -= got;
     ++stats_.cache_hits;
   } else {
     memory = device_malloc(size, device);
   }
+  live_.emplace(memory, block.get());
   stats_.in_use_bytes += got;
   block->memory = memory;
   block->size = got;
@@ -66,24 +76,88 @@ DataPtr CachingAllocator::allocate(std::size_t nbytes) {
                  Device(kCUDA, static_cast<Device::Index>(device)));
 }
 
+void CachingAllocator::record_stream(const void* memory, const Stream& stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = live_.find(memory);
+  SOPS_CHECK(it != live_.end(),
+             "record_stream(): the tensor's memory did not come from the CUDA caching allocator");
+  Block& block = *it->second;
+  if (stream.handle() == block.stream) return;
+  for (cudaStream_t s : block.used_on) {
+    if (s == stream.handle()) return;
+  }
+  block.used_on.push_back(stream.handle());
+}
+
+void CachingAllocator::cache_locked(Block* block) {
+#if SOPS_EXCEPTIONS
+  try {
+#endif
+    cache_.emplace(Key{block->device, reinterpret_cast<std::uintptr_t>(block->stream), block->size},
+                   block->memory);
+    stats_.cached_bytes += block->size;
+#if SOPS_EXCEPTIONS
+  } catch (...) {  // no memory for the cache's node (a deleter must not throw): give it back
+    cudaFree(block->memory);
+  }
+#endif
+  delete block;
+}
+
+// A DataPtr's deleter: no errors raised from here. A block used on other streams is
+// cached once events recorded there now have passed; where an event cannot be made, the
+// other stream is waited for.
 void CachingAllocator::release(void* context) {
   auto* block = static_cast<Block*>(context);
   CachingAllocator& self = *block->owner;
-  {
-    std::lock_guard<std::mutex> lock(self.mutex_);
-    self.stats_.in_use_bytes -= block->size;
-#if SOPS_EXCEPTIONS
-    try {
-#endif
-      self.cache_.emplace(std::make_pair(block->device, block->size), block->memory);
-      self.stats_.cached_bytes += block->size;
-#if SOPS_EXCEPTIONS
-    } catch (...) {  // no memory for the cache's node (a deleter must not throw): give it back
-      cudaFree(block->memory);
-    }
-#endif
+  std::lock_guard<std::mutex> lock(self.mutex_);
+  self.live_.erase(block->memory);
+  self.stats_.in_use_bytes -= block->size;
+  if (block->used_on.empty()) {
+    self.cache_locked(block);
+    return;
   }
-  delete block;
+  int previous = 0;
+  (void)cudaGetDevice(&previous);
+  (void)cudaSetDevice(block->device);
+  Pending pending{block, {}};
+  for (cudaStream_t s : block->used_on) {
+    cudaEvent_t event = nullptr;
+    if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) == cudaSuccess &&
+        cudaEventRecord(event, s) == cudaSuccess) {
+      pending.events.push_back(event);
+    } else {
+      (void)cudaGetLastError();
+      if (event != nullptr) (void)cudaEventDestroy(event);
+      (void)cudaStreamSynchronize(s);
+    }
+  }
+  (void)cudaSetDevice(previous);
+  self.pending_.push_back(std::move(pending));
+}
+
+void CachingAllocator::collect_pending_locked(bool wait) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    Pending& p = pending_[i];
+    bool done = true;
+    for (cudaEvent_t event : p.events) {
+      const cudaError_t e = wait ? cudaEventSynchronize(event) : cudaEventQuery(event);
+      if (e == cudaErrorNotReady) {
+        done = false;
+        break;
+      }
+      (void)cudaGetLastError();  // an event that failed cannot be waited for any longer
+    }
+    if (!done) {
+      if (kept != i) pending_[kept] = std::move(p);
+      ++kept;
+      continue;
+    }
+    for (cudaEvent_t event : p.events) (void)cudaEventDestroy(event);
+    cache_locked(p.block);
+  }
+  pending_.resize(kept);
 }
 
 void CachingAllocator::copy_data(void* dst, const void* src, std::size_t nbytes) const {
@@ -98,6 +172,7 @@ void CachingAllocator::free_cached_locked() {
 
 void CachingAllocator::empty_cache() {
   std::lock_guard<std::mutex> lock(mutex_);
+  collect_pending_locked(/*wait=*/true);
   free_cached_locked();
 }
 

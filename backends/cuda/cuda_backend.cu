@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_allocator.h"
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_stream.h"
 #include "runtime/device_guard.h"
 
 namespace sops::cuda {
@@ -49,7 +50,11 @@ bool register_cuda_backend() {
 
 void copy_bytes(void* dst, const void* src, std::size_t nbytes) {
   if (nbytes == 0) return;
-  check(cudaMemcpy(dst, src, nbytes, cudaMemcpyDefault), "cudaMemcpy");
+  // On the current stream, after the kernels queued there; then waited for, so host
+  // memory on either side may be used (or freed) on return.
+  const Stream stream = current_stream();
+  check(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDefault, stream.handle()), "cudaMemcpyAsync");
+  stream.synchronize();
 }
 
 void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }

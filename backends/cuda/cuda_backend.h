@@ -22,10 +22,11 @@ int device_count();
 bool register_cuda_backend();
 
 // Bytes between a CUDA allocation and host memory, or between two CUDA allocations
-// (cudaMemcpy, unified addressing decides the direction); waits for the copy.
+// (unified addressing decides the direction): queued on the current stream (after the
+// work queued there), then waited for.
 void copy_bytes(void* dst, const void* src, std::size_t nbytes);
 
-// Waits for the current device's work (kernels launch asynchronously): for timings.
+// Waits for the current device's work on every stream (kernels launch asynchronously).
 void synchronize();
 
 }  // namespace sops::cuda

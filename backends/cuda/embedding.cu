@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "backends/cuda/copy_fill_kernels.h"
+#include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/embedding_kernels.h"
 #include "backends/cuda/loops.cuh"
 #include "runtime/tensor_iterator.h"
@@ -49,7 +50,7 @@ void launch_gather(const Tensor& weight, const Tensor& ids, const Tensor& result
   const int64_t n = ids.numel();
   const int64_t blocks = (n + kRowsPerBlock - 1) / kRowsPerBlock;
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>(blocks, int64_t{1} << 16));
-  gather_kernel<Index, Word><<<grid, dim3(kLanes, kRowsPerBlock)>>>(
+  gather_kernel<Index, Word><<<grid, dim3(kLanes, kRowsPerBlock), 0, current_stream().handle()>>>(
       static_cast<const Index*>(ids.const_data_ptr()), n,
       static_cast<const Word*>(weight.const_data_ptr()), weight.size(0), weight.size(1),
       weight.stride(0), weight.stride(1), static_cast<Word*>(result.data_ptr()), first_bad);
@@ -82,25 +83,26 @@ std::optional<int64_t> embedding_kernel(const Tensor& weight, const Tensor& indi
   // The position of the first bad index, on the device: all ones (none) until lowered.
   const Tensor flag = sops::empty({1}, TensorOptions(ScalarType::Long).device(weight.device()));
   auto* first_bad = static_cast<unsigned long long*>(flag.data_ptr());
-  check(cudaMemset(first_bad, 0xff, sizeof(unsigned long long)), "cudaMemset");
+  check(cudaMemsetAsync(first_bad, 0xff, sizeof(unsigned long long), current_stream().handle()),
+        "cudaMemsetAsync");
   if (ids.scalar_type() == ScalarType::Long) {
     launch_for_element_size<int64_t>(weight, ids, result, first_bad);
   } else {
     launch_for_element_size<int32_t>(weight, ids, result, first_bad);
   }
   unsigned long long position = kNoBadIndex;
-  check(cudaMemcpy(&position, first_bad, sizeof(position), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  copy_bytes(&position, first_bad, sizeof(position));  // waits for the kernel
   if (position == kNoBadIndex) return std::nullopt;
   // The bad index itself, read back from its place in the (contiguous) indices.
   const auto offset = static_cast<std::size_t>(position) * ids.element_size();
   const char* at = static_cast<const char*>(ids.const_data_ptr()) + offset;
   if (ids.scalar_type() == ScalarType::Long) {
     int64_t value = 0;
-    check(cudaMemcpy(&value, at, sizeof(value), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    copy_bytes(&value, at, sizeof(value));
     return value;
   }
   int32_t value = 0;
-  check(cudaMemcpy(&value, at, sizeof(value), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  copy_bytes(&value, at, sizeof(value));
   return static_cast<int64_t>(value);
 }
 

@@ -204,7 +204,7 @@ void launch_gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const MatrixBat
   const dim3 grid(static_cast<unsigned>(std::min<int64_t>(tiles_m, int64_t{1} << 30)),
                   static_cast<unsigned>(std::min<int64_t>(tiles_n, 65535)),
                   static_cast<unsigned>(std::min<int64_t>(batch, 65535)));
-  gemm_kernel<T><<<grid, kThreads>>>(p);
+  gemm_kernel<T><<<grid, kThreads, 0, current_stream().handle()>>>(p);
   check(cudaGetLastError(), "launching the GEMM kernel");
 }
 

@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_stream.h"
 #include "runtime/error.h"
 #include "runtime/half.h"
 #include "runtime/scalar_type.h"
@@ -226,9 +227,10 @@ void gpu_kernel(const TensorIteratorBase& iter, const F& f) {
   if (detail::all_types_match<R, typename Traits::args>(args, inputs) &&
       detail::vectorizable(args, sizeof(R))) {
     const int grid = detail::grid_size((args.numel + detail::kVec - 1) / detail::kVec);
-    detail::contiguous_kernel<<<grid, kThreadsPerBlock>>>(f, args, inputs);
+    detail::contiguous_kernel<<<grid, kThreadsPerBlock, 0, current_stream().handle()>>>(f, args, inputs);
   } else {
-    detail::strided_kernel<<<detail::grid_size(args.numel), kThreadsPerBlock>>>(f, args);
+    detail::strided_kernel<<<detail::grid_size(args.numel), kThreadsPerBlock, 0,
+                                current_stream().handle()>>>(f, args);
   }
   check(cudaGetLastError(), "launching an element-wise kernel");
 }

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_stream.h"
 #include "backends/cuda/loops.cuh"
 #include "backends/cuda/reduce_kernels.h"
 #include "ops/meta/scalar_math.h"
@@ -370,7 +371,8 @@ void launch_reduction(const Op& op, const ReduceGeometry& g, const Tensor& self,
     splits = ceil_div(g.red_numel, chunk);  // no empty split
   }
   // Split: partial accumulators in a workspace, which goes back to the caching allocator
-  // at the end; its next user runs on the same (default) stream, after these kernels.
+  // at the end; the allocator hands it only to later work on the same (current) stream,
+  // which runs after these kernels.
   Tensor workspace;
   acc_t* partial = nullptr;
   if (splits > 1) {
@@ -382,11 +384,12 @@ void launch_reduction(const Op& op, const ReduceGeometry& g, const Tensor& self,
   const dim3 grid(static_cast<unsigned>(std::min(blocks, sms * 32)),
                   static_cast<unsigned>(splits));
   const dim3 block(static_cast<unsigned>(group), static_cast<unsigned>(rows));
-  reduce_kernel<<<grid, block>>>(op, g, in, dst, partial, chunk);
+  reduce_kernel<<<grid, block, 0, current_stream().handle()>>>(op, g, in, dst, partial, chunk);
   check(cudaGetLastError(), "launching a reduction kernel");
   if (splits == 1) return;
   const int64_t finish_blocks = std::min(ceil_div(g.out_numel, kBlockThreads), sms * 32);
-  finish_kernel<<<static_cast<unsigned>(finish_blocks), kBlockThreads>>>(op, g, partial, splits,
+  finish_kernel<<<static_cast<unsigned>(finish_blocks), kBlockThreads, 0,
+                  current_stream().handle()>>>(op, g, partial, splits,
                                                                          dst);
   check(cudaGetLastError(), "launching a reduction kernel");
 }

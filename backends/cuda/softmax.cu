@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_check.h"
+#include "backends/cuda/cuda_stream.h"
 #include "backends/cuda/softmax_kernels.h"
 #include "runtime/error.h"
 #include "runtime/tensor.h"
@@ -177,7 +178,8 @@ void launch_softmax(const SoftmaxGeometry& g, const Tensor& self, const Tensor& 
   const int64_t blocks = (g.rows + rows - 1) / rows;
   const auto grid = static_cast<unsigned>(std::min(blocks, sms * 32));
   softmax_rows_kernel<T, kLog><<<grid, dim3(static_cast<unsigned>(group),
-                                             static_cast<unsigned>(rows))>>>(
+                                             static_cast<unsigned>(rows)),
+                                 0, current_stream().handle()>>>(
       g, self.const_data_ptr<T>(), out.data_ptr<T>());
   check(cudaGetLastError(), "launching a softmax kernel");
 }
