@@ -4,26 +4,20 @@
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_copy.h"
+#include "ops/meta/cat_utils.h"
 
 namespace sops::aten::native {
 
 SOPS_IMPL_FUNC(cat_out_cpu)
 (const ITensorListRef& tensors, int64_t dim, int64_t valid, const Tensor& out) {
   if (valid == static_cast<int64_t>(tensors.size()) || out.numel() == 0) return;
-  int64_t offset = 0;
-  for (const Tensor& t : tensors) {
-    if (t.dim() == 1 && t.numel() == 0) continue;
-    const int64_t extent = t.size(dim);
-    if (extent == 0) continue;
-    const Tensor slice =
-        out.as_strided(t.sizes(), out.strides(), out.storage_offset() + offset * out.stride(dim));
+  ops_util::for_each_cat_slice(tensors, dim, out, [&](const Tensor& slice, const Tensor& t) {
     if (t.scalar_type() == out.scalar_type()) {
       cpu_util::copy_same_dtype(slice, t);
     } else {
       cpu_util::copy_cast(slice, t);
     }
-    offset += extent;
-  }
+  });
 }
 
 }  // namespace sops::aten::native

@@ -1,21 +1,24 @@
-// convolution (CompositeExplicitAutograd: cpu and meta tensors), 1-d and 2-d, plain and
-// transposed, with stride, padding, dilation, output_padding and groups. PyTorch's
-// checks and messages (check_shape_forward). float32/float64: im2col + sops::cpu::gemm
+// convolution's CPU kernel (also its Meta one: there only the checks and the result's
+// shape happen), 1-d and 2-d, plain and transposed, with stride, padding, dilation,
+// output_padding and groups. The checks, messages and result are shared with the CUDA
+// kernel (ops/meta/convolution_utils.h). float32/float64: im2col + sops::cpu::gemm
 // per (image, group) (a 1x1 stride-1 convolution needs no im2col), transposed as gemm +
 // col2im, and a direct loop for depthwise convolutions (one input channel per group),
 // which is faster there. Integer dtypes (which PyTorch's CPU convolution also takes) use
 // a direct loop. 1-d convolutions run as 2-d ones of height 1. The output is channels-last
-// when a 4-d input or weight is, as PyTorch's CPU backends make it.
+// when a 4-d input or weight is, as PyTorch's CPU backends make it; it is computed
+// contiguous, then copied.
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
+#include "ops/meta/convolution_utils.h"
+#include "ops/meta/nn_utils.h"
 #include "runtime/cpu_capability.h"
 #include "runtime/parallel.h"
 #include "runtime/vec_math.h"
@@ -23,74 +26,7 @@
 namespace sops::aten::native {
 namespace {
 
-// PyTorch's expand_param_if_needed: one value stands for every spatial dimension.
-DimVector expand_param(IntArrayRef param, std::string_view name, int64_t dim) {
-  if (param.size() == 1) return DimVector(static_cast<std::size_t>(dim), param[0]);
-  if (static_cast<int64_t>(param.size()) != dim) {
-    std::ostringstream ss;
-    ss << "expected " << name << " to be a single integer value or a list of " << dim
-       << " values to match the convolution dimensions, but got " << name << "=" << param;
-    raise(Error(ss.str(), std::string(name)));
-  }
-  return DimVector(param);
-}
-
-bool any_of(IntArrayRef v, bool (*pred)(int64_t)) {
-  return std::any_of(v.begin(), v.end(), pred);
-}
-
-// One convolution as a 2-d one: sizes and parameters of height and width.
-struct Conv2d {
-  int64_t batch, in_c, in_h, in_w, out_c, out_h, out_w, groups;
-  int64_t kH, kW, sH, sW, pH, pW, dH, dW;
-  bool transposed;
-  int64_t in_cg() const { return in_c / groups; }    // input channels per group
-  int64_t out_cg() const { return out_c / groups; }  // output channels per group
-};
-
-// PyTorch's check_shape_forward.
-void check_shape_forward(const Tensor& input, IntArrayRef w, const Tensor* bias, IntArrayRef padding,
-                         IntArrayRef dilation, bool transposed, int64_t groups) {
-  const int64_t k = input.dim();
-  const int64_t weight_dim = static_cast<int64_t>(w.size());
-  SOPS_CHECK_ARG(static_cast<int64_t>(w.size()) == k, "input", "Expected ", weight_dim,
-                 "-dimensional input for ", weight_dim, "-dimensional weight ", w, ", but got ", k,
-                 "-dimensional input of size ", input.sizes(), " instead");
-  SOPS_CHECK_ARG(w[0] >= groups, "weight", "Given groups=", groups,
-                 ", expected weight to be at least ", groups,
-                 " at dimension 0, but got weight of size ", w, " instead");
-  SOPS_CHECK_ARG(w[0] % groups == 0, "weight", "Given groups=", groups,
-                 ", expected weight to be divisible by ", groups,
-                 " at dimension 0, but got weight of size [", w, "] instead");
-  if (!transposed) {
-    SOPS_CHECK_ARG(input.size(1) == w[1] * groups, "input", "Given groups=", groups,
-                   ", weight of size ", w, ", expected input", input.sizes(), " to have ",
-                   w[1] * groups, " channels, but got ", input.size(1), " channels instead");
-    SOPS_CHECK_ARG(bias == nullptr || (bias->dim() == 1 && bias->size(0) == w[0]), "bias",
-                   "Given weight of size ", w, ", expected bias to be 1-dimensional with ", w[0],
-                   " elements, but got bias of size ", bias->sizes(), " instead");
-    std::ostringstream in_ss, kernel_ss;
-    bool fits = true;
-    for (int64_t i = 2; i < k; ++i) {
-      const int64_t padded = input.size(i) + 2 * padding[static_cast<std::size_t>(i - 2)];
-      const int64_t kernel = dilation[static_cast<std::size_t>(i - 2)] * (w[static_cast<std::size_t>(i)] - 1) + 1;
-      fits = fits && padded >= kernel;
-      in_ss << (i > 2 ? " x " : "") << padded;
-      kernel_ss << (i > 2 ? " x " : "") << kernel;
-    }
-    SOPS_CHECK_ARG(fits, "input", "Calculated padded input size per channel: (", in_ss.str(),
-                   "). Kernel size: (", kernel_ss.str(),
-                   "). Kernel size can't be greater than actual input size");
-  } else {
-    SOPS_CHECK_ARG(input.size(1) == w[0], "input", "Given transposed=", transposed ? 1 : 0,
-                   ", weight of size ", w, ", expected input", input.sizes(), " to have ", w[0],
-                   " channels, but got ", input.size(1), " channels instead");
-    SOPS_CHECK_ARG(bias == nullptr || (bias->dim() == 1 && bias->size(0) == w[1] * groups), "bias",
-                   "Given transposed=", transposed ? 1 : 0, ", weight of size ", w,
-                   ", expected bias to be 1-dimensional with ", w[1] * groups,
-                   " elements, but got bias of size ", bias->sizes(), " instead");
-  }
-}
+using ops_util::Conv2d;
 
 // The input of one (image, group) as im2col reads it: the planes with their zero padding
 // around them, so that element (p, j) of im2col's matrix, row p = (ic, kh, kw) and
@@ -438,86 +374,18 @@ void conv_integral(const Conv2d& c, const T* x, const T* w, const T* bias, T* y)
   for (std::size_t i = 0; i < acc.size(); ++i) y[i] = static_cast<T>(acc[i]);
 }
 
-bool channels_last_4d(const Tensor& t) {
-  return t.dim() == 4 && ops_util::suggest_memory_format(t) == MemoryFormat::ChannelsLast;
-}
-
 }  // namespace
 
 Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt,
-                   IntArrayRef stride_, IntArrayRef padding_, IntArrayRef dilation_, bool transposed,
-                   IntArrayRef output_padding_, int64_t groups) {
-  const Tensor* bias = bias_opt.has_value() && bias_opt->defined() ? &*bias_opt : nullptr;
-  const int64_t dim = weight.dim() - 2;
-  SOPS_CHECK_ARG(dim > 0, "weight", "weight should have at least three dimensions");
-  SOPS_CHECK_ARG(groups > 0, "groups", "non-positive groups is not supported");
-  const DimVector stride = expand_param(stride_, "stride", dim);
-  const DimVector padding = expand_param(padding_, "padding", dim);
-  const DimVector dilation = expand_param(dilation_, "dilation", dim);
-  const DimVector output_padding = expand_param(output_padding_, "output_padding", dim);
-  SOPS_CHECK_ARG(!any_of(padding, [](int64_t v) { return v < 0; }), "padding",
-                 "negative padding is not supported");
-  SOPS_CHECK_ARG(!any_of(output_padding, [](int64_t v) { return v < 0; }), "output_padding",
-                 "negative output_padding is not supported");
-  SOPS_CHECK_ARG(!any_of(stride, [](int64_t v) { return v <= 0; }), "stride",
-                 "non-positive stride is not supported");
-  SOPS_CHECK_ARG(!any_of(dilation, [](int64_t v) { return v <= 0; }), "dilation",
-                 "dilation should be greater than zero, but got ", IntArrayRef(dilation));
-  check_shape_forward(input, weight.sizes(), bias, padding, dilation, transposed, groups);
-  SOPS_CHECK_ARG(dim <= 2, "weight", "convolution: only 1-d and 2-d convolutions are supported, got a ",
-                 dim, "-d one");
-  SOPS_CHECK_ARG(input.scalar_type() == weight.scalar_type(), "weight", "expected scalar type ",
-                 ops_util::aten_name(input.scalar_type()), " but found ",
-                 ops_util::aten_name(weight.scalar_type()));
-
-  // The geometry, 1-d as 2-d of height 1.
-  Conv2d c{};
-  c.transposed = transposed;
-  c.groups = groups;
-  c.batch = input.size(0);
-  c.in_c = input.size(1);
-  c.out_c = transposed ? weight.size(1) * groups : weight.size(0);
-  c.in_h = dim == 2 ? input.size(2) : 1;
-  c.in_w = input.size(-1);
-  c.kH = dim == 2 ? weight.size(2) : 1;
-  c.kW = weight.size(-1);
-  const std::size_t last = static_cast<std::size_t>(dim - 1);
-  c.sH = dim == 2 ? stride[0] : 1, c.sW = stride[last];
-  c.pH = dim == 2 ? padding[0] : 0, c.pW = padding[last];
-  c.dH = dim == 2 ? dilation[0] : 1, c.dW = dilation[last];
-  const int64_t opH = dim == 2 ? output_padding[0] : 0, opW = output_padding[last];
-  if (transposed) {
-    c.out_h = (c.in_h - 1) * c.sH - 2 * c.pH + c.dH * (c.kH - 1) + opH + 1;
-    c.out_w = (c.in_w - 1) * c.sW - 2 * c.pW + c.dW * (c.kW - 1) + opW + 1;
-  } else {
-    c.out_h = (c.in_h + 2 * c.pH - c.dH * (c.kH - 1) - 1) / c.sH + 1;
-    c.out_w = (c.in_w + 2 * c.pW - c.dW * (c.kW - 1) - 1) / c.sW + 1;
-  }
-  if (transposed) {
-    // PyTorch's slow_conv_transpose2d_shape_check (a 1-d one as 2-d of height 1).
-    SOPS_CHECK_ARG((opH < c.sH || opH < c.dH) && (opW < c.sW || opW < c.dW), "output_padding",
-                   "output padding must be smaller than either stride or dilation, but got "
-                   "output_padding_height: ", opH, " output_padding_width: ", opW,
-                   " stride_height: ", c.sH, " stride_width: ", c.sW, " dilation_height: ", c.dH,
-                   " dilation_width: ", c.dW);
-    SOPS_CHECK_ARG(c.out_h >= 1 && c.out_w >= 1, "input", "Given input size per channel: (",
-                   c.in_h, " x ", c.in_w, "). Calculated output size per channel: (", c.out_h,
-                   " x ", c.out_w, "). Output size is too small");
-  }
-  DimVector sizes{c.batch, c.out_c};
-  if (dim == 2) sizes.push_back(c.out_h);
-  sizes.push_back(c.out_w);
-  const bool cl = channels_last_4d(input) || channels_last_4d(weight);
-  const DimVector strides = cl ? ops_util::channels_last_strides(sizes) : DimVector();
-  Tensor out = cl ? empty_strided(sizes, strides, input.options()) : empty(sizes, input.options());
+                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                   IntArrayRef output_padding, int64_t groups) {
+  const Tensor* bias = ops_util::defined_or_null(bias_opt);
+  const ops_util::ConvolutionOutput result = ops_util::convolution_output(
+      input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  const Tensor& out = result.out;
+  const Conv2d& c = result.geometry;
   if (input.is_meta() || weight.is_meta()) return out;
-  if (transposed) {
-    cpu_util::check_dtype_implemented(input.scalar_type(),
-                                      dtypes::kFloatingTypes | dtypes::bit(ScalarType::Long),
-                                      "slow_conv_transpose2d_out_cpu");
-  } else {
-    cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kAllTypes, "slow_conv2d_cpu");
-  }
+  ops_util::check_convolution_dtype(input.scalar_type(), transposed, "cpu");
   if (out.numel() == 0) return out;
 
   const Tensor x = cpu_util::contiguous_of(input);
@@ -527,7 +395,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const std::optiona
     b = empty(bias->sizes(), input.options());
     cpu_util::copy_cast(b, *bias);  // PyTorch takes a bias of another dtype, converted
   }
-  const Tensor y = cl ? empty(sizes, input.options()) : out;
+  const Tensor y = out.is_contiguous() ? out : empty(out.sizes(), input.options());
   SOPS_DISPATCH_ALL_TYPES(input.scalar_type(), "slow_conv2d_cpu", [&] {
     const scalar_t* bp = b.defined() ? b.data_ptr<scalar_t>() : nullptr;
     if constexpr (std::is_floating_point_v<scalar_t>) {

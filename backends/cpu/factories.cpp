@@ -33,15 +33,11 @@ Tensor empty_meta(IntArrayRef size, std::optional<ScalarType> dtype, std::option
 namespace sops::aten::native {
 namespace {
 
-void check_like_options(const Tensor& self, std::optional<Layout> layout, Device device,
-                        std::optional<bool> pin_memory) {
+void check_like_options(std::optional<Layout> layout, std::optional<bool> pin_memory) {
   SOPS_CHECK_ARG(layout.value_or(Layout::Strided) == Layout::Strided, "layout",
                  "only strided tensors are supported, got layout ", *layout);
   SOPS_CHECK_ARG(!pin_memory.value_or(false), "pin_memory",
                  "Need to provide pin_memory allocator to use pin memory.");
-  SOPS_CHECK_ARG(device.type() == self.device().type(), "device", "expected device ",
-                 self.device(), " (the device of self), got ", device,
-                 ": only results on self's device are supported");
 }
 
 void check_sizes(IntArrayRef size) {
@@ -61,13 +57,14 @@ ScalarType full_dtype(const Scalar& fill_value) {
 
 }  // namespace
 
-// A new tensor of self's sizes. memory_format preserve (the default): self's strides when
-// they are dense and non-overlapping, else dense strides in the same dimension order.
+// A new tensor of self's sizes, on `device` (default: self's; _to_copy across devices
+// passes another). memory_format preserve (the default): self's strides when they are
+// dense and non-overlapping, else dense strides in the same dimension order.
 Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory,
                   std::optional<MemoryFormat> memory_format) {
-  const Device target = device.value_or(self.device());
-  check_like_options(self, layout, target, pin_memory);
+  const Device target = device.value_or(self.device());  // another device: _to_copy's
+  check_like_options(layout, pin_memory);
   const ScalarType type = dtype.value_or(self.scalar_type());
   const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
   if (format != MemoryFormat::Preserve) {

@@ -1,10 +1,9 @@
 // CPU kernels of native_layer_norm and _native_batch_norm_legit_no_training (float32 and
 // float64, as PyTorch's CPU kernels; float32 accumulates in float). Both are registered
-// for meta tensors too (layer norm as CPU and Meta, batch norm as a composite): there
-// only the checks and the output shapes happen.
+// for meta tensors too (CPU and Meta): there only the checks and the output shapes happen
+// (ops/meta/nn_utils.h, shared with the CUDA kernels).
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -220,12 +219,6 @@ std::vector<T> values_of(const Tensor& t) {
   return v;
 }
 
-void check_per_channel(const Tensor* t, int64_t channels, std::string_view name) {
-  if (t == nullptr) return;
-  SOPS_CHECK_ARG(t->dim() == 1 && t->size(0) == channels, name, name, " should contain ", channels,
-                 " elements not ", t->numel());
-}
-
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> _batch_norm_legit_no_training(
@@ -234,25 +227,18 @@ std::tuple<Tensor, Tensor, Tensor> _batch_norm_legit_no_training(
     double /*momentum*/, double eps) {
   const Tensor* weight = defined_or_null(weight_opt);
   const Tensor* bias = defined_or_null(bias_opt);
-  const int64_t channels = input.size(ops_util::wrap_dim(1, input.dim(), "input"));
-  check_parameter_dtypes(input, {weight, bias, &running_mean, &running_var}, "CPU");
-  // PyTorch reads these per channel without checking their size; sops refuses a wrong one.
-  check_per_channel(weight, channels, "weight");
-  check_per_channel(bias, channels, "bias");
-  check_per_channel(&running_mean, channels, "running_mean");
-  check_per_channel(&running_var, channels, "running_var");
-  const bool channels_last = ops_util::suggest_memory_format(input) != MemoryFormat::Contiguous;
-  const DimVector strides =
-      ops_util::strides_for(input.sizes(), ops_util::suggest_memory_format(input));
-  Tensor out = strides.empty() ? empty(input.sizes(), input.options())
-                               : empty_strided(input.sizes(), strides, input.options());
-  Tensor save_mean = empty({0}, input.options());
-  Tensor save_var = empty({0}, input.options());
+  const ops_util::BatchNormOutputs result =
+      ops_util::batch_norm_outputs(input, weight, bias, running_mean, running_var, "CPU");
+  const Tensor& out = result.out;
+  const Tensor& save_mean = result.save_mean;
+  const Tensor& save_var = result.save_var;
   if (input.is_meta()) return {out, save_mean, save_var};
   cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "batch_norm");
   if (input.numel() == 0) return {out, save_mean, save_var};
+  const bool channels_last = ops_util::suggest_memory_format(input) != MemoryFormat::Contiguous;
   const Tensor x = channels_last ? input : cpu_util::contiguous_of(input);
   const int64_t batch = input.size(0);
+  const int64_t channels = input.size(1);
   const int64_t inner = input.numel() / (batch * channels);
   SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm", [&] {
     using T = scalar_t;

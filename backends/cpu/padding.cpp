@@ -1,8 +1,9 @@
 // constant_pad_nd (CompositeExplicitAutograd): pads (or, with negative amounts, crops)
 // the last len(pad)/2 dimensions, pad = [left_last, right_last, left_prev, ...]. The
-// result is filled with `value`, then self's kept part is byte-copied into its interior
-// (rows memcpy'd where both are dense). PyTorch's rules: all amounts <= 0 give a
-// cropped copy; a dimension cropped below zero is an error.
+// result is filled with `value` (fill_), then self's kept part is copied into its interior:
+// byte-copied on the cpu (rows memcpy'd where both are dense), by copy_ on another device
+// (its backend's kernel). PyTorch's rules: all amounts <= 0 give a cropped copy (clone);
+// a dimension cropped below zero is an error.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
@@ -73,7 +74,11 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
     const int64_t hi = after(d) > 0 ? after(d) : 0;
     interior = narrow(interior, d, lo, interior.size(d) - lo - hi);
   }
-  cpu_util::copy_same_dtype(interior, input);
+  if (self.is_cpu()) {
+    cpu_util::copy_same_dtype(interior, input);
+  } else {
+    sops::aten::copy_(interior, input);  // another backend's copy_
+  }
   return output;
 }
 

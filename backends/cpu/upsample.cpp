@@ -1,38 +1,24 @@
 // CPU kernels of upsample_nearest1d/2d: each output element copies the input element
-// at the nearest source index (PyTorch's "nearest" mode, with its float rounding).
-#include <algorithm>
-#include <cmath>
+// at the nearest source index (PyTorch's "nearest" mode, with its float rounding:
+// ops/meta/upsample_utils.h, shared with the CUDA kernels).
+#include <optional>
 #include <vector>
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
+#include "ops/meta/upsample_utils.h"
 
 namespace sops::aten::native {
 namespace {
 
-constexpr uint32_t kUpsampleTypes =
-    dtypes::kFloatingTypes | dtypes::kReducedFloatingTypes | dtypes::bit(ScalarType::Byte);
-
-// Source index of each output index along one dimension. Equal sizes and exact
-// doubling use integer arithmetic; otherwise the scale is 1/scales (when given and
-// positive) or input/output, in float, and the index floor(dst * scale).
+// Source index of each output index along one dimension.
 std::vector<int64_t> source_indices(int64_t input_size, int64_t output_size,
                                     std::optional<double> scales) {
+  const float scale = ops_util::nearest_scale(input_size, output_size, scales);
   std::vector<int64_t> idx(static_cast<std::size_t>(output_size));
   for (int64_t dst = 0; dst < output_size; ++dst) {
-    int64_t src;
-    if (output_size == input_size) {
-      src = dst;
-    } else if (output_size == 2 * input_size) {
-      src = dst >> 1;
-    } else {
-      const float scale = scales.has_value() && *scales > 0.0
-                              ? static_cast<float>(1.0 / *scales)
-                              : static_cast<float>(input_size) / static_cast<float>(output_size);
-      src = std::min(static_cast<int64_t>(std::floor(static_cast<float>(dst) * scale)),
-                     input_size - 1);
-    }
-    idx[static_cast<std::size_t>(dst)] = src;
+    idx[static_cast<std::size_t>(dst)] =
+        ops_util::nearest_source_index(dst, input_size, output_size, scale);
   }
   return idx;
 }
@@ -64,8 +50,8 @@ void upsample_nearest(const Tensor& in, const Tensor& out, IntArrayRef in_stride
                       IntArrayRef out_strides, IntArrayRef out_sizes,
                       const std::vector<int64_t>& h_idx, const std::vector<int64_t>& w_idx,
                       std::string_view name) {
-  cpu_util::check_dtype_implemented(in.scalar_type(), kUpsampleTypes, name);
-  SOPS_DISPATCH_TYPES(kUpsampleTypes, in.scalar_type(), name, [&] {
+  cpu_util::check_dtype_implemented(in.scalar_type(), ops_util::kUpsampleNearestTypes, name);
+  SOPS_DISPATCH_TYPES(ops_util::kUpsampleNearestTypes, in.scalar_type(), name, [&] {
     gather_nearest<scalar_t>(in, out, in_strides, out_strides, out_sizes, h_idx, w_idx);
   });
 }

@@ -25,16 +25,20 @@ SOPS_CUDA_COMPARE_FUNCTOR(Ge, >=)
 
 #undef SOPS_CUDA_COMPARE_FUNCTOR
 
+// The inputs read as the common dtype first (a 0-dim operand of a wider dtype, such as
+// int64 256 against int8, is converted to it as PyTorch does), then tested against 0.
 struct LogicalNot {
   __device__ bool operator()(bool a) const { return !a; }
 };
 
+template <typename T>
 struct LogicalAnd {
-  __device__ bool operator()(bool a, bool b) const { return a && b; }
+  __device__ bool operator()(T a, T b) const { return device_cast<bool>(a) && device_cast<bool>(b); }
 };
 
+template <typename T>
 struct LogicalOr {
-  __device__ bool operator()(bool a, bool b) const { return a || b; }
+  __device__ bool operator()(T a, T b) const { return device_cast<bool>(a) || device_cast<bool>(b); }
 };
 
 template <typename T>
@@ -59,9 +63,15 @@ void comparison_kernel(const TensorIteratorBase& iter, CompareOp op, const char*
 
 void logical_not_kernel(const TensorIteratorBase& iter) { gpu_kernel(iter, LogicalNot{}); }
 
-void logical_and_kernel(const TensorIteratorBase& iter) { gpu_kernel(iter, LogicalAnd{}); }
+void logical_and_kernel(const TensorIteratorBase& iter) {
+  SOPS_DISPATCH_EVERY_TYPE(iter.common_dtype(), "logical_and",
+                           [&] { gpu_kernel(iter, LogicalAnd<scalar_t>{}); });
+}
 
-void logical_or_kernel(const TensorIteratorBase& iter) { gpu_kernel(iter, LogicalOr{}); }
+void logical_or_kernel(const TensorIteratorBase& iter) {
+  SOPS_DISPATCH_EVERY_TYPE(iter.common_dtype(), "logical_or",
+                           [&] { gpu_kernel(iter, LogicalOr<scalar_t>{}); });
+}
 
 void where_kernel(const TensorIteratorBase& iter) {
   SOPS_DISPATCH_EVERY_TYPE(iter.dtype(0), "where", [&] { gpu_kernel(iter, Where<scalar_t>{}); });

@@ -41,12 +41,14 @@ Tensor contiguous_on_device(const Tensor& t) {
 }
 
 void fill_kernel(const Tensor& self, const Scalar& value) {
-  if (self.numel() == 0) return;
-  TensorIteratorConfig config;
-  config.add_output(self, "self").resize_outputs(false).check_mem_overlap(false);
-  TensorIterator iter(config);
   SOPS_DISPATCH_EVERY_TYPE(self.scalar_type(), "fill_", [&] {
-    gpu_kernel(iter, Constant<scalar_t>{aten::ops_util::scalar_to<scalar_t>(value)});
+    // The value's range is checked first, as on the CPU: an empty tensor too.
+    const Constant<scalar_t> constant{aten::ops_util::scalar_to<scalar_t>(value)};
+    if (self.numel() == 0) return;
+    TensorIteratorConfig config;
+    config.add_output(self, "self").resize_outputs(false).check_mem_overlap(false);
+    TensorIterator iter(config);
+    gpu_kernel(iter, constant);
   });
 }
 

@@ -41,13 +41,15 @@ void convert_scalar(ElementwiseArgs& a, int i, ScalarType to) {
   a.dtypes[i] = to;
 }
 
-bool vectorizable(const ElementwiseArgs& a, int element_size) {
+bool vectorizable(const ElementwiseArgs& a) {
   if (a.ndim > 1) return false;  // coalescing left more than one dimension: strided
-  const auto alignment = static_cast<uintptr_t>(element_size) * kVec;
   for (int i = 0; i < kMaxOperands; ++i) {
     if (a.is_scalar[i] || a.data[i] == nullptr) continue;
-    if (a.ndim == 1 && a.strides[0][i] != element_size) return false;
-    if (reinterpret_cast<uintptr_t>(a.data[i]) % alignment != 0) return false;
+    // Each operand against its own element size: a bool condition of where<float> with
+    // a byte stride of 4 is not contiguous.
+    const auto size = static_cast<int64_t>(element_size(a.dtypes[i]));
+    if (a.ndim == 1 && a.strides[0][i] != size) return false;
+    if (reinterpret_cast<uintptr_t>(a.data[i]) % static_cast<uintptr_t>(size * kVec) != 0) return false;
   }
   return true;
 }

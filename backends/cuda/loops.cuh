@@ -207,7 +207,7 @@ bool all_types_match(const ElementwiseArgs& a, std::index_sequence<I...>) {
          ((a.dtypes[I + 1] == scalar_type_of<std::tuple_element_t<I, Tuple>>) && ...);
 }
 
-bool vectorizable(const ElementwiseArgs& a, int element_size);
+bool vectorizable(const ElementwiseArgs& a);
 
 }  // namespace detail
 
@@ -225,7 +225,7 @@ void gpu_kernel(const TensorIteratorBase& iter, const F& f) {
   detail::convert_scalars<typename Traits::args>(args, inputs);
   using R = typename Traits::result;
   if (detail::all_types_match<R, typename Traits::args>(args, inputs) &&
-      detail::vectorizable(args, sizeof(R))) {
+      detail::vectorizable(args)) {
     const int grid = detail::grid_size((args.numel + detail::kVec - 1) / detail::kVec);
     detail::contiguous_kernel<<<grid, kThreadsPerBlock, 0, current_stream().handle()>>>(f, args, inputs);
   } else {

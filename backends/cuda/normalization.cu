@@ -1,9 +1,16 @@
-// native_layer_norm on CUDA: one block per row (grid-stride over the rows), two passes as
+// native_layer_norm and _native_batch_norm_legit_no_training on CUDA.
+//
+// Layer norm: one block per row (grid-stride over the rows), two passes as
 // the CPU kernel (backends/cpu/normalization.cpp): the row's sum gives the mean, the sum
 // of squared deviations from it the biased variance, both accumulated in the element type
 // (float for float32, double for float64) by per-thread partial sums, then warp shuffles
 // and one shared-memory step; a third pass writes (x * rstd - mean * rstd) * w + b.
 // Operands of other strides are first copied to contiguous tensors (as the CPU does).
+//
+// Batch norm (inference): a per-channel affine map. One small kernel computes each
+// channel's alpha and beta from the running statistics as the CPU does, then the
+// element-wise launcher (loops.cuh) writes out = x * alpha + beta over input's and out's
+// own strides (channels-last included), alpha and beta broadcast along the channels.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -126,6 +133,82 @@ void launch_layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, const 
   check(cudaGetLastError(), "launching the layer norm kernel");
 }
 
+// ---------------------------------------------------------------- batch norm (inference)
+
+// One per-channel operand: element c at data[c * stride]; data == nullptr: absent.
+template <typename T>
+struct PerChannel {
+  const T* data;
+  int64_t stride;
+  __device__ T at(int64_t c, T absent) const { return data != nullptr ? data[c * stride] : absent; }
+};
+
+template <typename T>
+PerChannel<T> per_channel(const Tensor& t) {
+  return {data_or_null<T>(t), t.defined() ? t.stride(0) : 0};
+}
+
+template <typename T>
+struct BatchNormCoefficients {
+  PerChannel<T> mean, var, weight, bias;
+  int64_t channels;
+  T eps;
+  T* alpha;
+  T* beta;
+};
+
+// alpha[c] = weight[c] / sqrt(var[c] + eps), beta[c] = bias[c] - mean[c] * alpha[c], as the
+// CPU computes them (1 / sqrt, then the product), one thread per channel.
+template <typename T>
+__global__ void batch_norm_coefficients(BatchNormCoefficients<T> p) {
+  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
+  for (int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < p.channels;
+       c += step) {
+    const T invstd = T(1) / std::sqrt(p.var.at(c, T(0)) + p.eps);
+    const T alpha = p.weight.data != nullptr ? invstd * p.weight.at(c, T(1)) : invstd;
+    p.alpha[c] = alpha;
+    p.beta[c] = p.bias.at(c, T(0)) - p.mean.at(c, T(0)) * alpha;
+  }
+}
+
+template <typename T>
+struct Affine {  // x * alpha + beta
+  __device__ T operator()(T x, T alpha, T beta) const { return x * alpha + beta; }
+};
+
+// Row `row` of coefficients ([2, channels], contiguous) broadcast to `sizes` along dimension 1.
+Tensor along_channels(const Tensor& coefficients, int64_t row, IntArrayRef sizes) {
+  DimVector strides(sizes.size(), 0);
+  strides[1] = 1;
+  return coefficients.as_strided(sizes, strides, row * coefficients.size(1));
+}
+
+template <typename T>
+void launch_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                       const Tensor& running_mean, const Tensor& running_var, double eps,
+                       const Tensor& out) {
+  const int64_t channels = input.size(1);
+  const Tensor coefficients = sops::empty({2, channels}, input.options());  // alpha, beta
+  BatchNormCoefficients<T> p{};
+  p.mean = per_channel<T>(running_mean);
+  p.var = per_channel<T>(running_var);
+  p.weight = per_channel<T>(weight);
+  p.bias = per_channel<T>(bias);
+  p.channels = channels;
+  p.eps = static_cast<T>(eps);
+  p.alpha = coefficients.data_ptr<T>();
+  p.beta = p.alpha + channels;
+  batch_norm_coefficients<T>
+      <<<detail::grid_size(channels), kThreadsPerBlock, 0, current_stream().handle()>>>(p);
+  check(cudaGetLastError(), "launching the batch norm coefficients kernel");
+  const Tensor alpha = along_channels(coefficients, 0, input.sizes());
+  const Tensor beta = along_channels(coefficients, 1, input.sizes());
+  TensorIteratorConfig config;
+  config.add_output(out).add_input(input).add_input(alpha).add_input(beta).resize_outputs(false);
+  TensorIterator iter(config);
+  gpu_kernel(iter, Affine<T>{});
+}
+
 }  // namespace
 
 void layer_norm_kernel(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -137,6 +220,15 @@ void layer_norm_kernel(const Tensor& input, const Tensor& weight, const Tensor& 
   const Tensor b = contiguous_on_device(bias);
   SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
     launch_layer_norm<scalar_t>(x, w, b, out, mean, rstd, rows, n, eps);
+  });
+}
+
+void batch_norm_kernel(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                       const Tensor& running_mean, const Tensor& running_var, double eps,
+                       const Tensor& out) {
+  if (input.numel() == 0) return;
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm", [&] {
+    launch_batch_norm<scalar_t>(input, weight, bias, running_mean, running_var, eps, out);
   });
 }
 

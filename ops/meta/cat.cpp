@@ -1,14 +1,11 @@
 // Meta function of cat (structured, with precomputed dim and first valid tensor).
 #include "aten_cpu/NativeMetaFunctions.h"
+#include "ops/meta/cat_utils.h"
 #include "ops/meta/op_utils.h"
 #include "runtime/type_promotion.h"
 
 namespace sops::aten::meta {
 namespace {
-
-// Legacy rule: 1-d empty tensors (size [0]) are skipped for shape checks and the
-// cat dimension, whatever the other tensors' rank.
-bool skipped(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
 
 void check_same_shape_except(const Tensor& first, const Tensor& t, int64_t dim, std::size_t index) {
   SOPS_CHECK_ARG(first.dim() == t.dim(), "tensors",
@@ -47,7 +44,7 @@ SOPS_META_FUNC(cat)(const ITensorListRef& tensors, int64_t dim) {
   int64_t wrapped = dim;
   std::size_t valid = tensors.size();
   for (std::size_t i = 0; i < tensors.size(); ++i) {
-    if (skipped(tensors[i])) continue;
+    if (ops_util::cat_skipped(tensors[i])) continue;
     if (valid == tensors.size()) {
       valid = i;
       wrapped = ops_util::wrap_dim(dim, tensors[i].dim());
@@ -72,7 +69,7 @@ SOPS_META_FUNC(cat)(const ITensorListRef& tensors, int64_t dim) {
     const Tensor& first = tensors[valid];
     int64_t size_at_dim = 0;
     for (std::size_t i = 0; i < tensors.size(); ++i) {
-      if (skipped(tensors[i])) continue;
+      if (ops_util::cat_skipped(tensors[i])) continue;
       check_same_shape_except(first, tensors[i], wrapped, i);
       size_at_dim += tensors[i].size(wrapped);
     }

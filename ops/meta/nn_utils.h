@@ -1,5 +1,5 @@
 // The argument checks and outputs of the unstructured nn kernels that every backend
-// shares (layer norm, batch norm's parameters, embedding): the CPU and CUDA kernels call
+// shares (layer norm, batch norm, embedding): the CPU and CUDA kernels call
 // these, then compute on their device.
 #pragma once
 
@@ -93,6 +93,40 @@ inline LayerNormOutputs layer_norm_outputs(const Tensor& input, IntArrayRef norm
   result.out = sops::empty(input.sizes(), input.options());
   result.mean = sops::empty(stat_shape, input.options());
   result.rstd = sops::empty(stat_shape, input.options());
+  return result;
+}
+
+// A per-channel parameter of batch norm: 1-d, `channels` elements (PyTorch reads them per
+// channel without checking their size; sops refuses a wrong one). nullptr passes.
+inline void check_per_channel(const Tensor* t, int64_t channels, std::string_view name) {
+  if (t == nullptr) return;
+  SOPS_CHECK_ARG(t->dim() == 1 && t->size(0) == channels, name, name, " should contain ", channels,
+                 " elements not ", t->numel());
+}
+
+// _native_batch_norm_legit_no_training's outputs, checked and allocated on input's device:
+// out (input's sizes, channels-last when input is), and save_mean and save_var, empty (the
+// running statistics are used, none are computed). `device` names the kernel's device in
+// the mixed-dtype message, as for layer norm.
+struct BatchNormOutputs {
+  Tensor out, save_mean, save_var;
+};
+
+inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
+                                           const Tensor* bias, const Tensor& running_mean,
+                                           const Tensor& running_var, std::string_view device) {
+  const int64_t channels = input.size(wrap_dim(1, input.dim(), "input"));
+  check_parameter_dtypes(input, {weight, bias, &running_mean, &running_var}, device);
+  check_per_channel(weight, channels, "weight");
+  check_per_channel(bias, channels, "bias");
+  check_per_channel(&running_mean, channels, "running_mean");
+  check_per_channel(&running_var, channels, "running_var");
+  const DimVector strides = strides_for(input.sizes(), suggest_memory_format(input));
+  BatchNormOutputs result;
+  result.out = strides.empty() ? sops::empty(input.sizes(), input.options())
+                               : sops::empty_strided(input.sizes(), strides, input.options());
+  result.save_mean = sops::empty({0}, input.options());
+  result.save_var = sops::empty({0}, input.options());
   return result;
 }
 

@@ -37,7 +37,8 @@ for t in saxpy_test cuda_backend_test cuda_stream_test cuda_golden_test; do
   # From the repository root: the golden test reads tests/golden/data/ from there.
   log=$build/$t.log
   if "$build/$t" > "$log" 2>&1; then
-    say "PASS $t: $(grep -E '^\[  PASSED  \]' "$log") ($(grep -cE '^\[  SKIPPED \]' "$log") skipped)"
+    skipped=$(grep -oE '^\[  SKIPPED \] [0-9]+' "$log" | grep -oE '[0-9]+$')
+    say "PASS $t: $(grep -E '^\[  PASSED  \]' "$log") (${skipped:-0} skipped)"
   else
     status=1
     say "FAIL $t"
