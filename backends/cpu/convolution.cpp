@@ -324,8 +324,8 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
   });
 }
 
-// Integer dtypes: a direct loop, summing in int64 (the same result modulo 2^bits as
-// PyTorch's wrapping sums in the element type).
+// Integer dtypes: a direct loop, summing in int64 with wrap-around (the same result modulo
+// 2^bits as PyTorch's wrapping sums in the element type; no signed overflow).
 template <typename T>
 void conv_integral(const Conv2d& c, const T* x, const T* w, const T* bias, T* y) {
   const int64_t out_hw = c.out_h * c.out_w;
@@ -334,6 +334,9 @@ void conv_integral(const Conv2d& c, const T* x, const T* w, const T* bias, T* y)
     const int64_t b = bias != nullptr ? static_cast<int64_t>(bias[p % c.out_c]) : 0;
     std::fill(acc.begin() + p * out_hw, acc.begin() + (p + 1) * out_hw, b);
   }
+  auto tap = [](int64_t& sum, int64_t wv, T xv) {
+    sum = cpu_util::wrapping_add(sum, cpu_util::wrapping_mul(wv, static_cast<int64_t>(xv)));
+  };
   for (int64_t n = 0; n < c.batch; ++n) {
     for (int64_t ic = 0; ic < c.in_c; ++ic) {
       const int64_t g = ic / c.in_cg(), icg = ic % c.in_cg();
@@ -353,7 +356,8 @@ void conv_integral(const Conv2d& c, const T* x, const T* w, const T* bias, T* y)
                 if (ih < 0 || ih >= c.in_h) continue;
                 for (int64_t ow = 0; ow < c.out_w; ++ow) {
                   const int64_t iw = ow * c.sW - c.pW + kw * c.dW;
-                  if (iw >= 0 && iw < c.in_w) out[oh * c.out_w + ow] += wv * static_cast<int64_t>(plane[ih * c.in_w + iw]);
+                  if (iw >= 0 && iw < c.in_w)
+                    tap(out[oh * c.out_w + ow], wv, plane[ih * c.in_w + iw]);
                 }
               }
             } else {
@@ -362,7 +366,8 @@ void conv_integral(const Conv2d& c, const T* x, const T* w, const T* bias, T* y)
                 if (oh < 0 || oh >= c.out_h) continue;
                 for (int64_t iw = 0; iw < c.in_w; ++iw) {
                   const int64_t ow = iw * c.sW - c.pW + kw * c.dW;
-                  if (ow >= 0 && ow < c.out_w) out[oh * c.out_w + ow] += wv * static_cast<int64_t>(plane[ih * c.in_w + iw]);
+                  if (ow >= 0 && ow < c.out_w)
+                    tap(out[oh * c.out_w + ow], wv, plane[ih * c.in_w + iw]);
                 }
               }
             }

@@ -1,6 +1,6 @@
-// The [N, C, H, W] outputs of the pooling and upsampling kernels, one thread per element:
-// a thread finds its element's position from its index (grid-stride loop) and reads and
-// writes through the tensors' own strides, whatever their layout.
+// The [N, C, H, W] outputs of the pooling, upsampling and convolution kernels, one thread
+// per element: a thread finds its element's position from its index (grid-stride loop) and
+// reads and writes through the tensors' own strides, whatever their layout.
 // Only for .cu files.
 #pragma once
 
