@@ -86,8 +86,8 @@ Value to_gpu(const Value& v) {
   const double* got = flat.data_ptr<double>();
   const bool exact = !is_floating_point(host.scalar_type());
   const double rtol = host.scalar_type() == ScalarType::Double && inputs_double ? 1e-10
-                      : is_reduced_floating_point(host.scalar_type()) ? 1e-2
-                                                                      : 1e-4;
+                      : is_reduced_floating_point(host.scalar_type())           ? 1e-2
+                                                                                : 1e-4;
   for (int64_t i = 0; i < flat.numel(); ++i) {
     const double want = e.values[static_cast<std::size_t>(i)];
     const double have = got[i];
@@ -148,7 +148,8 @@ bool run_on_gpu(const RegisteredOperator& op, const GoldenCase& c) {
   EXPECT_EQ(stack.size(), c.expect.result_count());
   for (std::size_t i = 0; i < stack.size() && i < c.expect.result_count(); ++i) {
     if (!stack[i].is_tensor()) continue;  // a Tensor[] result: its views stay with the CPU test
-    EXPECT_TRUE(close_to(stack[i].to_tensor(), c.expect.result(i), inputs_double)) << "return " << i;
+    EXPECT_TRUE(close_to(stack[i].to_tensor(), c.expect.result(i), inputs_double))
+        << "return " << i;
   }
   return true;
 }
