@@ -125,8 +125,10 @@ void fail(const Error& error) {
 
 void raise_check_failure(const char* condition, std::string message,
                          std::string_view argument) {
-  if (message.empty()) {
-    message = std::string("expected ") + condition + " to be true, but got false";
+  if (message.empty()) {  // (a condition is "" where the check's parts made an empty message)
+    message = *condition != '\0'
+                  ? std::string("expected ") + condition + " to be true, but got false"
+                  : std::string("a check failed");
   }
   raise(Error(std::move(message), std::string(argument)));
 }

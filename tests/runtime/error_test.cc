@@ -49,6 +49,16 @@ TEST(Error, CheckWithoutMessageNamesTheCondition) {
   }
 }
 
+TEST(Error, CheckWhosePartsMakeNoTextStillSaysACheckFailed) {
+  try {
+    const std::string detail;
+    SOPS_CHECK_ARG(detail.size() == 1, "self", detail);
+    FAIL() << "no throw";
+  } catch (const sops::Error& e) {
+    EXPECT_STREQ(e.what(), "argument 'self': a check failed");
+  }
+}
+
 TEST(Error, CheckArgNamesTheArgument) {
   EXPECT_NO_THROW(SOPS_CHECK_ARG(true, "self", "never"));
   try {
