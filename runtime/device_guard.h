@@ -52,34 +52,52 @@ class DeviceGuard {
   Device previous_{DeviceType::CPU};
 };
 
-// The device of the first defined tensor, if any (what a generated guard uses).
+// The device a generated guard makes current: a defined tensor's, a list's first defined
+// tensor's, or a factory's `device` argument; none (no guard) otherwise.
 inline std::optional<Device> device_of(const Tensor& t) {
   return t.defined() ? std::optional<Device>(t.device()) : std::nullopt;
 }
 inline std::optional<Device> device_of(const std::optional<Tensor>& t) {
   return t.has_value() ? device_of(*t) : std::nullopt;
 }
+std::optional<Device> device_of(ArrayRef<Tensor> tensors);
+std::optional<Device> device_of(ArrayRef<std::optional<Tensor>> tensors);
+inline std::optional<Device> device_of(std::optional<Device> device) { return device; }
+inline std::optional<Device> device_of(Device device) { return device; }
 
-// A tensor argument and its name, for check_same_device. Absent optionals and
-// undefined tensors are skipped.
+// A tensor-like argument and its name, for check_same_device: one tensor (absent
+// optionals and undefined tensors are skipped) or a list (`Tensor[]`, `Tensor?[]`).
 class NamedTensorRef {
  public:
-  NamedTensorRef(std::string_view name, const Tensor& t) : name_(name), tensor_(&t) {}
+  NamedTensorRef(std::string_view name, const Tensor& t) : name_(name), tensors_(&t, 1) {}
   NamedTensorRef(std::string_view name, const std::optional<Tensor>& t)
-      : name_(name), tensor_(t.has_value() ? &*t : nullptr) {}
+      : name_(name), tensors_(t.has_value() ? &*t : nullptr, t.has_value() ? 1 : 0) {}
+  NamedTensorRef(std::string_view name, ArrayRef<Tensor> tensors)
+      : name_(name), tensors_(tensors), list_(true) {}
+  NamedTensorRef(std::string_view name, ArrayRef<std::optional<Tensor>> tensors)
+      : name_(name), optionals_(tensors), list_(true) {}
 
   std::string_view name() const { return name_; }
-  const Tensor* tensor() const { return tensor_; }
+  bool is_list() const { return list_; }
+  std::size_t size() const { return tensors_.size() + optionals_.size(); }
+  // The i-th tensor, or nullptr where an optional is absent.
+  const Tensor* at(std::size_t i) const {
+    if (!optionals_.empty()) return optionals_[i].has_value() ? &*optionals_[i] : nullptr;
+    return &tensors_[i];
+  }
 
  private:
   std::string_view name_;
-  const Tensor* tensor_;
+  ArrayRef<Tensor> tensors_;
+  ArrayRef<std::optional<Tensor>> optionals_;
+  bool list_ = false;
 };
 
 // Throws sops::Error naming the operator and the first argument whose device
 // differs from the first defined tensor's:
 // "add.out: argument 'other': expected all tensors to be on the same device as
-//  'self' (cpu), but got meta".
+//  'self' (cpu), but got meta"; an element of a list is named by its index
+// ("argument 'tensors': ... as 'tensors[0]' (cuda:0), but got cpu at tensors[2]").
 void check_same_device(std::string_view op, std::initializer_list<NamedTensorRef> tensors);
 
 }  // namespace sops

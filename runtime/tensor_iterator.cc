@@ -5,6 +5,7 @@
 #include "runtime/broadcast.h"
 #include "runtime/element_cast.h"
 #include "runtime/error.h"
+#include "runtime/memory_overlap.h"
 #include "runtime/type_promotion.h"
 #include "runtime/visit_dtype.h"
 
@@ -327,20 +328,8 @@ void TensorIteratorBase::check_mem_overlap() const {
     const OperandInfo& out = op_at(o);
     const Tensor& t = out.tensor();
     if (t.is_meta()) continue;
-    const bool contiguous = t.is_contiguous();
-    const bool empty = t.numel() == 0;
-    // A non-empty contiguous tensor gives every dimension of size > 1 a nonzero
-    // stride, so it cannot overlap itself: only other layouts need the scan.
-    if (!contiguous || empty) {
-      const IntArrayRef sizes = t.sizes();
-      const IntArrayRef strides = t.strides();
-      for (std::size_t d = 0; d < sizes.size(); ++d) {
-        SOPS_CHECK_ARG(!(strides[d] == 0 && sizes[d] > 1), out.name,
-                       "unsupported operation: more than one element of the written-to "
-                       "tensor refers to a single memory location; clone() it first");
-      }
-    }
-    if (!contiguous || empty) continue;
+    check_no_internal_overlap(t, out.name);
+    if (!t.is_contiguous() || t.numel() == 0) continue;
     const char* out_begin = static_cast<const char*>(t.const_data_ptr());
     const char* out_end = out_begin + t.nbytes();
     for (int i = num_outputs_; i < ntensors(); ++i) {

@@ -2,25 +2,20 @@
 // promoted the dtypes and sized out in its memory format; as the CPU kernel does
 // (backends/cpu/cat.cpp, ops/meta/cat_utils.h), each input but the legacy-skipped ones is
 // copied into its slice of out, converted to out's dtype: one element-wise kernel per
-// input (copy_on_device).
-//
-// The generated wrapper guards no device and checks none for a tensor list: here out's
-// device runs the copies, and an input that is copied must be on it.
+// input (copy_on_device). The generated wrapper made the tensors' device current and
+// checked that every tensor of the list and out share it.
 #include <cstdint>
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cuda/copy_fill_kernels.h"
 #include "ops/meta/cat_utils.h"
-#include "runtime/device_guard.h"
 
 namespace sops::aten::native {
 
 SOPS_IMPL_FUNC(cat_out_cuda)
 (const ITensorListRef& tensors, int64_t dim, int64_t valid, const Tensor& out) {
   if (valid == static_cast<int64_t>(tensors.size()) || out.numel() == 0) return;
-  const DeviceGuard guard(out.device());
   ops_util::for_each_cat_slice(tensors, dim, out, [&](const Tensor& slice, const Tensor& t) {
-    check_same_device("cat", {{"out", out}, {"tensors", t}});
     cuda::copy_on_device(slice, t);
   });
 }

@@ -376,12 +376,23 @@ def _wrapper_name(key: str, f: NativeFunction) -> str:
 
 
 def _device_code(f: NativeFunction, key: str) -> tuple[str | None, list[str]]:
+    """The argument a device key's wrapper guards on, and those it checks share its device.
+
+    Every tensor-like argument counts (`Tensor`, `Tensor?`, `Tensor[]`, `Tensor?[]`), as
+    in torchgen: the guard takes `self`, else the first out argument, else the first
+    positional one; a factory (no tensor) takes its `Device? device`. The check covers them
+    all in schema order (its message names the first one), unless the function says
+    `device_check: NoCheck`.
+    """
     if key not in DEVICE_KEYS:
         return None, []
-    tensors = [a.name for a in f.func.arguments.flat_all if str(a.type) == "Tensor"]
-    guard = tensors[0] if tensors and f.device_guard else None
-    check = tensors if f.device_check != "NoCheck" else []
-    return guard, check
+    args = f.func.arguments
+    self_arg = (args.self_arg,) if args.self_arg is not None else ()
+    tensor_like = [a.name for a in self_arg + args.out + args.positional if a.type.is_tensor_like()]
+    devices = [a.name for a in args.kwarg_only if a.name == "device" and a.type.base_name() == "Device"]
+    guard = (tensor_like or devices or [None])[0] if f.device_guard else None
+    checked = [a.name for a in args.flat_all if a.type.is_tensor_like()]
+    return guard, checked if f.device_check != "NoCheck" else []
 
 
 def _wrapper(body, f: NativeFunction, key: str, var: Locals | None = None) -> Wrapper:

@@ -67,6 +67,7 @@ SOPS_META_FUNC2(where, self)(const Tensor& condition, const Tensor& self, const 
       .add_input(self, "self")
       .add_input(other, "other")
       .check_all_same_dtype(false)
+      .allow_cpu_scalars(true)  // PyTorch's where moves 0-dim cpu tensors to the common device
       .declare_static_dtype(result);
   build(config);
 }

@@ -2,6 +2,7 @@
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
 #include "ops/meta/op_utils.h"
+#include "runtime/memory_overlap.h"
 
 namespace sops::aten::meta {
 namespace {
@@ -38,6 +39,7 @@ SOPS_META_FUNC(mm)(const Tensor& self, const Tensor& mat2) {
              ops_util::typemeta_name(mat2.scalar_type()));
   check_shapes_multiply(self, mat2);
   set_output_raw_strided(0, {self.size(0), mat2.size(1)}, {}, self.options());
+  check_no_internal_overlap(maybe_get_output(0), "out");  // an expanded out (bmm allows one)
 }
 
 SOPS_META_FUNC(bmm)(const Tensor& self, const Tensor& mat2) {
@@ -70,6 +72,8 @@ SOPS_META_FUNC(addmm)
   check_shapes_multiply(mat1, mat2);
   check_expandable(self, mat1.size(0), mat2.size(1));
   set_output_raw_strided(0, {mat1.size(0), mat2.size(1)}, {}, mat1.options());
+  const Tensor& out = maybe_get_output(0);
+  check_no_internal_overlap(out, out.is_same(self) ? "self" : "out");  // addmm_ writes self
 }
 
 }  // namespace sops::aten::meta

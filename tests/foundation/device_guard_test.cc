@@ -79,6 +79,42 @@ TEST_F(DeviceWrappers, TensorsOnDifferentDevicesAreRejectedNamingTheOperator) {
   }
 }
 
+TEST_F(DeviceWrappers, ListsAndOptionalTensorsAreGuardedAndChecked) {
+  const Tensor a = ones_on(1);
+  const Tensor b = ones_on(1);
+  const Tensor w = ones_on(1);
+  guard_.set.clear();
+  const Tensor c = device::ops::cuda::sum_list({a, b}, w);
+  EXPECT_EQ(guard_.set, (std::vector<int>{1, 1}));  // tensors[0]'s device, then the output's
+  EXPECT_EQ(c.data_ptr<float>()[0], 2.0f);
+  try {
+    device::ops::cuda::sum_list({a, b, ones_on(0)});
+    FAIL() << "a list on cuda:1 and cuda:0 must be rejected";
+  } catch (const sops::Error& e) {
+    EXPECT_EQ(e.op(), "sum_list");
+    EXPECT_EQ(e.argument(), "tensors");
+    EXPECT_NE(std::string(e.what()).find("as 'tensors[0]' (cuda:1), but got cuda:0 at tensors[2]"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    device::ops::cuda::sum_list({a}, ones_on(0));
+    FAIL() << "a weight on another device must be rejected";
+  } catch (const sops::Error& e) {
+    EXPECT_EQ(e.argument(), "weight");
+    EXPECT_NE(std::string(e.what()).find("but got cuda:0"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(DeviceWrappers, AFactoryIsGuardedOnItsDeviceArgument) {
+  guard_.set.clear();
+  const Tensor t = device::ops::ones(2, Device(DeviceType::CUDA, 1));
+  EXPECT_EQ(guard_.set, (std::vector<int>{1, 1}));  // the wrapper's guard, then the allocation's
+  EXPECT_EQ(guard_.current.index(), 0);             // restored
+  EXPECT_EQ(t.device(), Device(DeviceType::CUDA, 1));
+  EXPECT_EQ(t.data_ptr<float>()[1], 1.0f);
+}
+
 TEST_F(DeviceWrappers, EntriesThatOptOutGetNoGuardAndNoCheck) {
   const Tensor a = ones_on(0);
   const Tensor b = ones_on(1);

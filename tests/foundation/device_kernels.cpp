@@ -30,4 +30,23 @@ Tensor mul(const Tensor& self, const Tensor& other) {
   return result;
 }
 
+// The elements' sum, times weight (one element) when given.
+Tensor sum_list(TensorList tensors, const std::optional<Tensor>& weight) {
+  Tensor result = ::sops::empty(tensors[0].sizes(), tensors[0].options());
+  const float w = weight.has_value() ? weight->data_ptr<float>()[0] : 1.0f;
+  for (int64_t i = 0; i < result.numel(); ++i) {
+    float sum = 0;
+    for (const Tensor& t : tensors) sum += t.data_ptr<float>()[i];
+    result.data_ptr<float>()[i] = w * sum;
+  }
+  return result;
+}
+
+Tensor ones(int64_t n, std::optional<Device> device) {
+  Tensor result =
+      ::sops::empty({n}, ::sops::TensorOptions().device(device.value_or(Device(::sops::kCPU))));
+  for (int64_t i = 0; i < n; ++i) result.data_ptr<float>()[i] = 1.0f;
+  return result;
+}
+
 }  // namespace device::ops::native

@@ -255,5 +255,22 @@ TEST(StaticDispatchTest, TensorsOnTwoDevicesAreRejectedNamingBoth) {
                            "add.Tensor"));
 }
 
+TEST(StaticDispatchTest, WhereTakesZeroDimCpuTensorsBesideAnotherDevice) {
+  // As PyTorch's where (its kernel moves them to the common device); a cpu tensor with
+  // dimensions stays an error naming both devices.
+  const Tensor cond = sops::empty({2}, TensorOptions(ScalarType::Bool).device(kMeta));
+  const Tensor m = sops::empty({2}, TensorOptions(kFloat).device(kMeta));
+  const Tensor r = aten::where(cond, floats({1}, {}), m);
+  EXPECT_EQ(r.device(), Device(kMeta));
+  EXPECT_EQ(r.sizes().vec(), (std::vector<int64_t>{2}));
+  Tensor cpu_cond = sops::empty({}, TensorOptions(ScalarType::Bool));
+  *cpu_cond.data_ptr<bool>() = true;
+  EXPECT_EQ(aten::where(cpu_cond, m, m).device(), Device(kMeta));
+  EXPECT_TRUE(throws_error([&] { aten::where(cond, floats({1, 2}, {2}), m); },
+                           "argument 'self': expected all tensors to be on the same device, but "
+                           "found at least two devices, meta and cpu",
+                           "where.self"));
+}
+
 }  // namespace
 }  // namespace sops::optest

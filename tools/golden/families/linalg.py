@@ -51,6 +51,17 @@ def mm_cases() -> Iterator[Case]:
     yield Case("mm", "float32_unpacked_strips", fn(F32, (20, 16), F32, (16, 40)))
     yield Case("mm", "float32_randn", fn(F32, (4, 5), F32, (5, 3), randn=True))
     yield Case("mm", "float64_randn", fn(F64, (4, 5), F64, (5, 3), randn=True))
+    # out=: resized when empty; an expanded out is refused (bmm's is not, in PyTorch).
+    def outfn(s1, s2, so, lo="contig"):
+        return lambda r: fn(F32, s1, F32, s2)(r) + [("out", r.t(F32, so, lo))]
+
+    yield Case("mm.out", "float32_out", outfn((2, 3), (3, 4), (2, 4)), result="out")
+    yield Case("mm.out", "float32_out_resize_empty", outfn((2, 3), (3, 4), (0,)), result="out")
+    yield Case("mm.out", "float32_out_noncontig", outfn((2, 3), (3, 2), (2, 2), "T"),
+               result="out")
+    yield Case("mm.out", "out_expanded_error", outfn((2, 3), (3, 4), (2, 4), "expand:1,4"),
+               error="unsupported operation: more than one element of the written-to tensor "
+                     "refers to a single memory location")
     yield Case("mm", "shape_mismatch_error", fn(F32, (2, 3), F32, (4, 2)),
                error="mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)")
     yield Case("mm", "self_not_matrix_error", fn(F32, (3,), F32, (3, 2)),
@@ -151,6 +162,22 @@ def addmm_cases() -> Iterator[Case]:
                           ("mat1", r.t(F32, (4, 5), randn=True)),
                           ("mat2", r.t(F32, (5, 3), randn=True)),
                           ("beta", Scalar(0.5)), ("alpha", Scalar(1.5))])
+    # out= and inplace: an expanded out or self is refused.
+    def outfn(so, lo="contig"):
+        return lambda r: fn(F32, (4,), F32, (2, 3), F32, (3, 4), beta=2)(r) + [
+            ("out", r.t(F32, so, lo))]
+
+    yield Case("addmm.out", "float32_out", outfn((2, 4)), result="out")
+    yield Case("addmm.out", "float32_out_resize_empty", outfn((0,)), result="out")
+    yield Case("addmm.out", "out_expanded_error", outfn((2, 4), "expand:2,1"),
+               error="unsupported operation: more than one element of the written-to tensor "
+                     "refers to a single memory location")
+    yield Case("addmm_", "float32_inplace", fn(F32, (2, 4), F32, (2, 3), F32, (3, 4), alpha=2),
+               result="self")
+    yield Case("addmm_", "inplace_expanded_self_error",
+               fn(F32, (2, 4), F32, (2, 3), F32, (3, 4), ls="expand:1,4"),
+               error="unsupported operation: more than one element of the written-to tensor "
+                     "refers to a single memory location")
     yield Case("addmm", "shape_mismatch_error", fn(F32, (4,), F32, (2, 3), F32, (2, 4)),
                error="mat1 and mat2 shapes cannot be multiplied (2x3 and 2x4)")
     yield Case("addmm", "self_not_broadcastable_error", fn(F32, (3,), F32, (2, 3), F32, (3, 2)),
@@ -208,8 +235,8 @@ def linear_cases() -> Iterator[Case]:
 
 
 FAMILIES = [
-    FamilyInfo("mm", ops=("mm",), sample_inputs=mm_cases),
+    FamilyInfo("mm", ops=("mm", "mm.out"), sample_inputs=mm_cases),
     FamilyInfo("bmm", ops=("bmm",), sample_inputs=bmm_cases),
-    FamilyInfo("addmm", ops=("addmm",), sample_inputs=addmm_cases),
+    FamilyInfo("addmm", ops=("addmm", "addmm.out", "addmm_"), sample_inputs=addmm_cases),
     FamilyInfo("linear", ops=("linear",), sample_inputs=linear_cases),
 ]
