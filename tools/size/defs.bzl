@@ -14,9 +14,36 @@ _every_dtype = transition(
     outputs = ["//config:dtypes"],
 )
 
+# The release build a user gets without --config=mobile (`tools/bazel build -c opt
+# //ops:lite_runtime`): -O2, none of the mobile config's compiler and linker flags, no
+# operator or dtype selection. What --config=mobile saves, flags and pruning together.
+def _release_build_impl(_settings, _attr):
+    return {
+        "//command_line_option:compilation_mode": "opt",
+        "//command_line_option:copt": [],
+        "//command_line_option:cxxopt": [],
+        "//command_line_option:linkopt": [],
+        "//config:mobile": False,
+        "//config:dtypes": [],
+    }
+
+_release_build = transition(
+    implementation = _release_build_impl,
+    inputs = [],
+    outputs = [
+        "//command_line_option:compilation_mode",
+        "//command_line_option:copt",
+        "//command_line_option:cxxopt",
+        "//command_line_option:linkopt",
+        "//config:mobile",
+        "//config:dtypes",
+    ],
+)
+
 def _size_report_impl(ctx):
     cc_toolchain = find_cpp_toolchain(ctx)
     full = ctx.attr.full[0][DefaultInfo].files_to_run.executable
+    release = ctx.attr.release[0][DefaultInfo].files_to_run.executable
     every_operator = ctx.attr.every_operator[DefaultInfo].files_to_run.executable
     mobile = ctx.attr.mobile[DefaultInfo].files_to_run.executable
     groups = ctx.attr.selection[OutputGroupInfo]
@@ -26,6 +53,7 @@ def _size_report_impl(ctx):
     args.add("--full", full)
     args.add("--every-operator", every_operator)
     args.add("--mobile", mobile)
+    args.add("--release", release)
     if selection:
         args.add("--selection", selection[0])
     args.add("--nm", cc_toolchain.nm_executable)
@@ -35,7 +63,7 @@ def _size_report_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._tool,
         arguments = [args],
-        inputs = depset([full, every_operator, mobile] + selection, transitive = [cc_toolchain.all_files]),
+        inputs = depset([full, every_operator, mobile, release] + selection, transitive = [cc_toolchain.all_files]),
         outputs = [report],
         mnemonic = "LiteRuntimeSizeReport",
         progress_message = "Measuring %{label}",
@@ -62,6 +90,11 @@ _lite_runtime_size_report = rule(
             doc = "`full` again, at the build's dtypes (no transition).",
         ),
         "mobile": attr.label(mandatory = True, doc = "The pruned lite_runtime_binary."),
+        "release": attr.label(
+            mandatory = True,
+            cfg = _release_build,
+            doc = "`mobile` as the build without --config=mobile makes it (-c opt; every operator and dtype).",
+        ),
         "selection": attr.label(mandatory = True, doc = "The pruned binary's `<name>_selected` target."),
         "_tool": attr.label(default = Label("//tools/size:size_report"), executable = True, cfg = "exec"),
         "_allowlist_function_transition": attr.label(
@@ -88,6 +121,7 @@ def lite_runtime_size_report(name, full, mobile, selection, **kwargs):
         full = full,
         every_operator = full,
         mobile = mobile,
+        release = mobile,
         selection = selection,
         **kwargs
     )

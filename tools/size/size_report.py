@@ -1,12 +1,14 @@
 """The size report of a pruned lite runtime: stripped sizes, and the bytes each operator costs.
 
-    size_report.py --full BIN --every-operator BIN --mobile BIN [--selection REPORT]
-                   --nm NM --objdump OBJDUMP --strip STRIP --output FILE
+    size_report.py --full BIN --every-operator BIN --mobile BIN --release BIN
+                   [--selection REPORT] --nm NM --objdump OBJDUMP --strip STRIP --output FILE
 
 The full runtime has every operator at every dtype; --every-operator is the same
 program at the build's dtypes (dtype selection alone); the mobile one is pruned to its
 selection of operators and dtypes. All three are built with the same compiler and
-linker flags.
+linker flags: their ratios measure the pruning alone. --release is the full runtime as
+the build without --config=mobile makes it (-c opt): its ratio measures what the mobile
+configuration saves, flags and pruning together.
 
 Both binaries are linked with their symbol tables (the rule asks for that). Their
 stripped sizes are those of `strip` copies. An operator's cost is measured on the
@@ -123,6 +125,7 @@ def operator_names(selection_report: str) -> dict[str, str]:
 def report(args: argparse.Namespace) -> str:
     full, mobile = stripped_size(args.full, args.strip), stripped_size(args.mobile, args.strip)
     every_operator = stripped_size(args.every_operator, args.strip)
+    release = stripped_size(args.release, args.strip)
     graph = Graph(args.mobile, args.nm, args.objdump)
     roots = graph.named(_UNBOXING)
     names = operator_names(args.selection) if args.selection else {}
@@ -145,6 +148,11 @@ def report(args: argparse.Namespace) -> str:
         f"  pruned (the selected operators and dtypes): {mobile:>9,} bytes  "
         f"({100.0 * mobile / full:.1f}% of full)",
         "",
+        "Against the release build without --config=mobile (-c opt, every operator and dtype):",
+        f"  full, release build:                    {release:>9,} bytes",
+        f"  pruned, --config=mobile:                {mobile:>9,} bytes  "
+        f"({100.0 * mobile / release:.1f}% of the release build)",
+        "",
         "The pruned runtime's code and data (symbol sizes, before unwind tables and padding):",
         f"  runtime base (interpreter, tensors, I/O): {graph.size(base):>9,} bytes",
         f"  shared by several operators:              {shared:>9,} bytes",
@@ -159,7 +167,8 @@ def report(args: argparse.Namespace) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(prog="size_report")
-    for flag in ("--full", "--every-operator", "--mobile", "--nm", "--objdump", "--strip", "--output"):
+    for flag in ("--full", "--every-operator", "--mobile", "--release", "--nm", "--objdump", "--strip",
+                 "--output"):
         p.add_argument(flag, required=True)
     p.add_argument("--selection", help="the pruned runtime's selection report (none: every operator)")
     args = p.parse_args()
