@@ -1,5 +1,6 @@
 """structured_ops as a Bazel module of another workspace: each example built end to end
-(examples/basic: one structured operator; examples/operators: each kind of operator).
+(examples/basic: one structured operator; examples/operators: each kind of operator;
+examples/cuda: a CPU and a CUDA backend).
 
 Runs a nested Bazel (the one that runs this test, found on PATH) on a copy of the
 example, with structured_ops overridden to this checkout. (In this workspace the same
@@ -23,6 +24,8 @@ BAZEL = shutil.which("bazel")
 EXAMPLES = [
     ("basic", "//:my_ops_test", "gelu([1, -1]) = [0.841345, -0.158655]"),
     ("operators", "//:operators_test", "all passed"),
+    # A CPU and a CUDA backend: without --config=cuda its CUDA targets are skipped.
+    ("cuda", "//:cpu_test", "scaled_add([1, 2, 3], [10, 20, 30], 2) = [21, 42, 63]"),
 ]
 
 
