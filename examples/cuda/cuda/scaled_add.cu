@@ -1,9 +1,8 @@
-#include "scaled_add_launch.h"  // beside this file
-
 #include <algorithm>
 
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_stream.h"
+#include "scaled_add_launch.h"  // beside this file
 
 namespace my::ops::cuda {
 namespace {
@@ -21,9 +20,10 @@ __global__ void scaled_add_kernel(const float* a, const float* b, float alpha, f
 void launch_scaled_add(const float* a, const float* b, float alpha, float* out, int64_t n) {
   if (n == 0) return;
   constexpr int kThreads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>((n + kThreads - 1) / kThreads, 65535));
+  const auto blocks =
+      static_cast<unsigned>(std::min<int64_t>((n + kThreads - 1) / kThreads, 65535));
   scaled_add_kernel<<<blocks, kThreads, 0, ::sops::cuda::current_stream().handle()>>>(a, b, alpha,
-                                                                                     out, n);
+                                                                                      out, n);
   ::sops::cuda::check(cudaGetLastError(), "scaled_add_kernel");
 }
 
