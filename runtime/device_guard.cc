@@ -25,39 +25,30 @@ DeviceGuardImpl* set_device_guard_impl(DeviceType type, DeviceGuardImpl* impl) {
                                                                    std::memory_order_acq_rel);
 }
 
-std::optional<Device> device_of(ArrayRef<Tensor> tensors) {
-  for (const Tensor& t : tensors) {
-    if (t.defined()) return t.device();
-  }
-  return std::nullopt;
-}
-
-std::optional<Device> device_of(ArrayRef<std::optional<Tensor>> tensors) {
-  for (const std::optional<Tensor>& t : tensors) {
-    if (t.has_value() && t->defined()) return t->device();
-  }
-  return std::nullopt;
-}
-
 void check_same_device(std::string_view op, std::initializer_list<NamedTensorRef> tensors) {
-  // The first defined tensor, and how the message names it ("self", "tensors[0]").
-  const Tensor* first = nullptr;
-  std::string first_name;
+  // The first defined tensor (its argument and index) sets the device; names are built
+  // only for the error ("self", "tensors[0]").
+  const NamedTensorRef* first = nullptr;
+  std::size_t first_index = 0;
+  Device expected(DeviceType::CPU);
+  const auto name_at = [](const NamedTensorRef& ref, std::size_t i) {
+    return ref.is_list() ? detail::str(ref.name(), "[", i, "]") : std::string(ref.name());
+  };
   for (const NamedTensorRef& ref : tensors) {
     for (std::size_t i = 0; i < ref.size(); ++i) {
       const Tensor* t = ref.at(i);
       if (t == nullptr || !t->defined()) continue;
       if (first == nullptr) {
-        first = t;
-        first_name = ref.is_list() ? detail::str(ref.name(), "[", i, "]") : std::string(ref.name());
+        first = &ref;
+        first_index = i;
+        expected = t->device();
         continue;
       }
-      const Device expected = first->device();
       const Device got = t->device();
       if (SOPS_LIKELY(devices_compatible(expected, got))) continue;
-      raise(Error(detail::str("expected all tensors to be on the same device as '", first_name,
-                              "' (", expected.str(), "), but got ", got.str(),
-                              ref.is_list() ? detail::str(" at ", ref.name(), "[", i, "]") : ""),
+      raise(Error(detail::str("expected all tensors to be on the same device as '",
+                              name_at(*first, first_index), "' (", expected.str(), "), but got ",
+                              got.str(), ref.is_list() ? " at " + name_at(ref, i) : ""),
                   std::string(ref.name()), std::string(op)));
     }
   }

@@ -60,8 +60,13 @@ inline std::optional<Device> device_of(const Tensor& t) {
 inline std::optional<Device> device_of(const std::optional<Tensor>& t) {
   return t.has_value() ? device_of(*t) : std::nullopt;
 }
-std::optional<Device> device_of(ArrayRef<Tensor> tensors);
-std::optional<Device> device_of(ArrayRef<std::optional<Tensor>> tensors);
+template <typename T>  // Tensor or std::optional<Tensor>
+std::optional<Device> device_of(ArrayRef<T> tensors) {
+  for (const T& t : tensors) {
+    if (std::optional<Device> d = device_of(t)) return d;
+  }
+  return std::nullopt;
+}
 inline std::optional<Device> device_of(std::optional<Device> device) { return device; }
 inline std::optional<Device> device_of(Device device) { return device; }
 
@@ -71,7 +76,7 @@ class NamedTensorRef {
  public:
   NamedTensorRef(std::string_view name, const Tensor& t) : name_(name), tensors_(&t, 1) {}
   NamedTensorRef(std::string_view name, const std::optional<Tensor>& t)
-      : name_(name), tensors_(t.has_value() ? &*t : nullptr, t.has_value() ? 1 : 0) {}
+      : name_(name), optionals_(&t, 1) {}
   NamedTensorRef(std::string_view name, ArrayRef<Tensor> tensors)
       : name_(name), tensors_(tensors), list_(true) {}
   NamedTensorRef(std::string_view name, ArrayRef<std::optional<Tensor>> tensors)

@@ -1,28 +1,31 @@
 // Conversions between element types, with PyTorch's semantics: to bool is "!= 0",
 // from bool is 0 or 1, 16-bit floats go through float, float to integral truncates.
 // load_as/store_as read and write one element whose dtype is known only at run time.
+// convert is host+device: CUDA kernels convert by the same rules.
 #pragma once
 
 #include <type_traits>
 
 #include "runtime/error.h"
+#include "runtime/half.h"
+#include "runtime/host_device.h"
 #include "runtime/scalar_type.h"
 
 namespace sops {
 
 template <typename To, typename From>
-inline To convert(From v) {
+SOPS_HOST_DEVICE inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+    if constexpr (is_reduced_float_v<From>) {
       return static_cast<float>(v) != 0.0f;
     } else {
       return v != From(0);
     }
-  } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+  } else if constexpr (is_reduced_float_v<From>) {
     return convert<To>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
+  } else if constexpr (is_reduced_float_v<To>) {
     return To(static_cast<float>(v));
   } else {
     return static_cast<To>(v);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <ostream>
+#include <type_traits>
 
 #include "runtime/host_device.h"
 
@@ -101,6 +102,10 @@ struct BFloat16 {
 };
 
 static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2, "16-bit storage types");
+
+// Whether T is one of the 16-bit floating types (computed through float).
+template <typename T>
+inline constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 inline std::ostream& operator<<(std::ostream& os, Half h) { return os << static_cast<float>(h); }
 inline std::ostream& operator<<(std::ostream& os, BFloat16 b) {

@@ -22,6 +22,8 @@ class StorageImpl {
   StorageImpl(TrailingData, std::size_t nbytes, Allocator* allocator, bool resizable);
 
   void* data() const { return data_.get(); }
+  // The allocation itself: its context and deleter say which allocator made it.
+  const DataPtr& data_ptr() const { return data_; }
   std::size_t nbytes() const { return nbytes_; }
   Device device() const { return data_.device(); }
   Allocator* allocator() const { return allocator_; }

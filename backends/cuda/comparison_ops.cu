@@ -33,12 +33,12 @@ struct LogicalNot {
 
 template <typename T>
 struct LogicalAnd {
-  __device__ bool operator()(T a, T b) const { return device_cast<bool>(a) && device_cast<bool>(b); }
+  __device__ bool operator()(T a, T b) const { return convert<bool>(a) && convert<bool>(b); }
 };
 
 template <typename T>
 struct LogicalOr {
-  __device__ bool operator()(T a, T b) const { return device_cast<bool>(a) || device_cast<bool>(b); }
+  __device__ bool operator()(T a, T b) const { return convert<bool>(a) || convert<bool>(b); }
 };
 
 template <typename T>

@@ -159,13 +159,6 @@ __global__ void depthwise_kernel(ConvArgs<T> a) {
   }
 }
 
-template <typename Kernel, typename... Args>
-void launch(Kernel kernel, int64_t threads, const char* what, const Args&... args) {
-  if (threads <= 0) return;
-  kernel<<<detail::grid_size(threads), kThreadsPerBlock, 0, current_stream().handle()>>>(args...);
-  check(cudaGetLastError(), what);
-}
-
 template <typename T>
 MatrixBatch matrices(const T* data, int64_t batch_stride, int64_t row_stride, int64_t col_stride) {
   return MatrixBatch{const_cast<T*>(data), batch_stride, row_stride, col_stride};

@@ -68,7 +68,6 @@ DataPtr CachingAllocator::allocate(std::size_t nbytes) {
   } else {
     memory = device_malloc(size, device);
   }
-  live_.emplace(memory, block.get());
   stats_.in_use_bytes += got;
   block->memory = memory;
   block->size = got;
@@ -76,12 +75,12 @@ DataPtr CachingAllocator::allocate(std::size_t nbytes) {
                  Device(kCUDA, static_cast<Device::Index>(device)));
 }
 
-void CachingAllocator::record_stream(const void* memory, const Stream& stream) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = live_.find(memory);
-  SOPS_CHECK(it != live_.end(),
+void CachingAllocator::record_stream(const DataPtr& data, const Stream& stream) {
+  // A DataPtr of this allocator's carries its block as the context.
+  SOPS_CHECK(data.deleter() == &CachingAllocator::release,
              "record_stream(): the tensor's memory did not come from the CUDA caching allocator");
-  Block& block = *it->second;
+  std::lock_guard<std::mutex> lock(mutex_);
+  Block& block = *static_cast<Block*>(data.context());
   if (stream.handle() == block.stream) return;
   for (cudaStream_t s : block.used_on) {
     if (s == stream.handle()) return;
@@ -111,7 +110,6 @@ void CachingAllocator::release(void* context) {
   auto* block = static_cast<Block*>(context);
   CachingAllocator& self = *block->owner;
   std::lock_guard<std::mutex> lock(self.mutex_);
-  self.live_.erase(block->memory);
   self.stats_.in_use_bytes -= block->size;
   if (block->used_on.empty()) {
     self.cache_locked(block);

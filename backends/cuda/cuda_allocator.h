@@ -16,7 +16,6 @@
 #include <map>
 #include <mutex>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,8 +38,8 @@ class CachingAllocator final : public Allocator {
   DataPtr allocate(std::size_t nbytes) override;
   // Device-to-device copy, for a storage that grows.
   void copy_data(void* dst, const void* src, std::size_t nbytes) const override;
-  // Marks the block holding `memory` (an allocation's start) as used by work on `stream`.
-  void record_stream(const void* memory, const Stream& stream);
+  // Marks the block of `data` (an allocation of this allocator's) as used by work on `stream`.
+  void record_stream(const DataPtr& data, const Stream& stream);
   // Gives every cached block back to the device (first waiting for freed blocks still in
   // use on other streams).
   void empty_cache();
@@ -64,7 +63,6 @@ class CachingAllocator final : public Allocator {
 
   mutable std::mutex mutex_;
   std::multimap<Key, void*> cache_;  // -> memory
-  std::unordered_map<const void*, Block*> live_;  // memory held by tensors -> its block
   std::vector<Pending> pending_;
   AllocatorStats stats_;
 };

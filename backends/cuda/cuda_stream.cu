@@ -42,17 +42,23 @@ int checked_device(int device) {
 }
 
 // Makes `device` current for a scope (the streams and events below belong to a device).
+// Not sops::DeviceGuard: streams work before register_cuda_backend() installs its guard.
+// Calls cudaSetDevice only where the device changes (copy_bytes syncs through here); its
+// scopes below make runtime calls that switch no device.
 class SetDevice {
  public:
-  explicit SetDevice(int device) : previous_(current_device()) {
-    if (device != previous_) check(cudaSetDevice(device), "cudaSetDevice");
+  explicit SetDevice(int device) : previous_(current_device()), switched_(device != previous_) {
+    if (switched_) check(cudaSetDevice(device), "cudaSetDevice");
   }
-  ~SetDevice() { (void)cudaSetDevice(previous_); }
+  ~SetDevice() {
+    if (switched_) (void)cudaSetDevice(previous_);
+  }
   SetDevice(const SetDevice&) = delete;
   SetDevice& operator=(const SetDevice&) = delete;
 
  private:
   int previous_;
+  bool switched_;
 };
 
 struct DevicePool {
@@ -139,7 +145,7 @@ StreamGuard::StreamGuard(const Stream& stream)
 
 StreamGuard::~StreamGuard() {
   set_current_stream(previous_stream_);
-  (void)cudaSetDevice(previous_device_);
+  (void)cudaSetDevice(previous_device_);  // also undoes a switch made inside the scope
 }
 
 Event::Event() : device_(current_device()) {
@@ -182,7 +188,7 @@ float Event::elapsed_ms_since(const Event& start) const {
 void record_stream(const Tensor& tensor, const Stream& stream) {
   SOPS_CHECK(tensor.defined() && tensor.is_cuda(), "record_stream() takes a CUDA tensor, not ",
              tensor.defined() ? detail::str(tensor.device()) : std::string("an undefined tensor"));
-  caching_allocator().record_stream(tensor.storage().data(), stream);
+  caching_allocator().record_stream(tensor.storage().impl()->data_ptr(), stream);
 }
 
 }  // namespace sops::cuda

@@ -15,7 +15,6 @@
 #include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/embedding_kernels.h"
 #include "backends/cuda/loops.cuh"
-#include "runtime/tensor_iterator.h"
 #include "runtime/visit_dtype.h"
 
 namespace sops::cuda {

@@ -22,7 +22,6 @@
 #include "backends/cuda/loops.cuh"
 #include "ops/meta/scalar_checks.h"
 #include "ops/meta/scalar_math.h"
-#include "runtime/tensor_iterator.h"
 #include "runtime/visit_dtype.h"
 
 namespace sops::cuda {

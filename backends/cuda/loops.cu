@@ -54,16 +54,22 @@ bool vectorizable(const ElementwiseArgs& a) {
   return true;
 }
 
-int grid_size(int64_t work_items) {
-  static const int max_blocks = [] {
+int sm_count() {
+  static const int count = [] {
     int device = 0, sms = 0;
     if (cudaGetDevice(&device) != cudaSuccess ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
       (void)cudaGetLastError();
-      return 1024;
+      return 80;
     }
-    return sms * 16;  // 16 blocks of 256 threads per SM: 4096 threads, twice an SM's limit
+    return sms;
   }();
+  return count;
+}
+
+int grid_size(int64_t work_items) {
+  // 16 blocks of 256 threads per SM: 4096 threads, twice an SM's limit.
+  static const int max_blocks = sm_count() * 16;
   const int64_t blocks = (work_items + kThreadsPerBlock - 1) / kThreadsPerBlock;
   return static_cast<int>(blocks < max_blocks ? (blocks > 0 ? blocks : 1) : max_blocks);
 }

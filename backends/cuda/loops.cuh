@@ -26,12 +26,21 @@
 
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_stream.h"
+#include "runtime/element_cast.h"
 #include "runtime/error.h"
 #include "runtime/half.h"
 #include "runtime/scalar_type.h"
 #include "runtime/tensor_iterator.h"
 
 namespace sops::cuda {
+
+// The grid-stride loop over work items: a thread's first index and its step.
+__device__ __forceinline__ int64_t first_index() {
+  return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ int64_t index_step() {
+  return static_cast<int64_t>(blockDim.x) * gridDim.x;
+}
 
 // The iterator's loops as a kernel parameter (passed by value, so within CUDA's 4 KB).
 inline constexpr int kMaxDims = 16;
@@ -48,31 +57,13 @@ struct ElementwiseArgs {
   alignas(8) unsigned char scalars[kMaxOperands][8] = {};  // a cpu scalar operand's value
 };
 
-template <typename T>
-inline constexpr bool kReducedFloat = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
-// sops::convert's rules (runtime/element_cast.h) on the device: to bool is != 0, 16-bit
-// floats go through float.
-template <typename To, typename From>
-__device__ __forceinline__ To device_cast(From v) {
-  if constexpr (kReducedFloat<From> && !std::is_same_v<To, From>) {
-    return device_cast<To>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, bool>) {
-    return v != From(0);
-  } else if constexpr (kReducedFloat<To> && !std::is_same_v<To, From>) {
-    return To(static_cast<float>(v));
-  } else {
-    return static_cast<To>(v);
-  }
-}
-
-// Element `T` from `p` holding a `dtype` value, converted by device_cast.
+// Element `T` from `p` holding a `dtype` value, converted as sops::convert converts.
 template <typename T>
 __device__ __forceinline__ T device_load(const void* p, ScalarType dtype) {
   switch (dtype) {
 #define SOPS_CUDA_LOAD_CASE(type, name, _) \
   case ScalarType::name:                   \
-    return device_cast<T>(*static_cast<const type*>(p));
+    return convert<T>(*static_cast<const type*>(p));
     SOPS_FORALL_SCALAR_TYPES(SOPS_CUDA_LOAD_CASE)
 #undef SOPS_CUDA_LOAD_CASE
     default:
@@ -83,9 +74,9 @@ __device__ __forceinline__ T device_load(const void* p, ScalarType dtype) {
 template <typename T>
 __device__ __forceinline__ void device_store(void* p, ScalarType dtype, T value) {
   switch (dtype) {
-#define SOPS_CUDA_STORE_CASE(type, name, _)            \
-  case ScalarType::name:                               \
-    *static_cast<type*>(p) = device_cast<type>(value); \
+#define SOPS_CUDA_STORE_CASE(type, name, _)        \
+  case ScalarType::name:                           \
+    *static_cast<type*>(p) = convert<type>(value); \
     return;
     SOPS_FORALL_SCALAR_TYPES(SOPS_CUDA_STORE_CASE)
 #undef SOPS_CUDA_STORE_CASE
@@ -129,9 +120,7 @@ __device__ __forceinline__ auto apply_strided(const F& f, const ElementwiseArgs&
 template <typename F>
 __global__ void strided_kernel(F f, ElementwiseArgs a) {
   constexpr int kArity = function_traits<F>::arity;
-  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
-  for (int64_t index = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < a.numel;
-       index += step) {
+  for (int64_t index = first_index(); index < a.numel; index += index_step()) {
     auto result = apply_strided(f, a, index, std::make_index_sequence<kArity>{});
     device_store(const_cast<char*>(operand_ptr(a, 0, index)), a.dtypes[0], result);
   }
@@ -169,8 +158,8 @@ template <typename F, std::size_t... I>
 __global__ void contiguous_kernel(F f, ElementwiseArgs a, std::index_sequence<I...>) {
   using Args = typename function_traits<F>::args;
   using R = typename function_traits<F>::result;
-  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t step = index_step();
+  const int64_t first = first_index();
   const int64_t vectors = a.numel / kVec;
   for (int64_t v = first; v < vectors; v += step) {
     const ::cuda::std::tuple<Vec<std::tuple_element_t<I, Args>>...> inputs(
@@ -197,6 +186,8 @@ void convert_scalars(ElementwiseArgs& a, std::index_sequence<I...>) {
   (convert_scalar(a, static_cast<int>(I) + 1, scalar_type_of<std::tuple_element_t<I, Tuple>>), ...);
 }
 
+// The first device's multiprocessors, asked once (80 where the query fails).
+int sm_count();
 // Blocks of 256 threads, enough to fill the device a few times over; the grid-stride
 // loops cover the rest.
 int grid_size(int64_t work_items);
@@ -212,6 +203,17 @@ bool vectorizable(const ElementwiseArgs& a);
 }  // namespace detail
 
 inline constexpr int kThreadsPerBlock = 256;
+
+// Launches kernel(args...) with a thread per work item (grid_size blocks of
+// kThreadsPerBlock, grid-stride loops covering the rest) on the current stream; nothing
+// where there is no work. `what` names the launch in the error.
+template <typename Kernel, typename... Args>
+void launch(Kernel kernel, int64_t work_items, const char* what, const Args&... args) {
+  if (work_items <= 0) return;
+  kernel<<<detail::grid_size(work_items), kThreadsPerBlock, 0, current_stream().handle()>>>(
+      args...);
+  check(cudaGetLastError(), what);
+}
 
 template <typename F>
 void gpu_kernel(const TensorIteratorBase& iter, const F& f) {

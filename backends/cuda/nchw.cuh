@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "backends/cuda/loops.cuh"  // first_index, index_step, launch
 #include "runtime/tensor.h"
 
 namespace sops::cuda {
@@ -54,14 +55,6 @@ __device__ __forceinline__ Nchw position_of(int64_t index, const Nchw& sizes, bo
     p.n = index / sizes.c;
   }
   return p;
-}
-
-// The grid-stride loop over the elements: a thread's first index and its step.
-__device__ __forceinline__ int64_t first_index() {
-  return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ int64_t index_step() {
-  return static_cast<int64_t>(blockDim.x) * gridDim.x;
 }
 
 }  // namespace sops::cuda

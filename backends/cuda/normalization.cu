@@ -161,11 +161,9 @@ struct BatchNormCoefficients {
 // CPU computes them (1 / sqrt, then the product), one thread per channel.
 template <typename T>
 __global__ void batch_norm_coefficients(BatchNormCoefficients<T> p) {
-  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
-  for (int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < p.channels;
-       c += step) {
+  for (int64_t c = first_index(); c < p.channels; c += index_step()) {
     const T invstd = T(1) / std::sqrt(p.var.at(c, T(0)) + p.eps);
-    const T alpha = p.weight.data != nullptr ? invstd * p.weight.at(c, T(1)) : invstd;
+    const T alpha = invstd * p.weight.at(c, T(1));  // (times 1 without a weight: exact)
     p.alpha[c] = alpha;
     p.beta[c] = p.bias.at(c, T(0)) - p.mean.at(c, T(0)) * alpha;
   }
@@ -198,9 +196,7 @@ void launch_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& 
   p.eps = static_cast<T>(eps);
   p.alpha = coefficients.data_ptr<T>();
   p.beta = p.alpha + channels;
-  batch_norm_coefficients<T>
-      <<<detail::grid_size(channels), kThreadsPerBlock, 0, current_stream().handle()>>>(p);
-  check(cudaGetLastError(), "launching the batch norm coefficients kernel");
+  launch(batch_norm_coefficients<T>, channels, "launching the batch norm coefficients kernel", p);
   const Tensor alpha = along_channels(coefficients, 0, input.sizes());
   const Tensor beta = along_channels(coefficients, 1, input.sizes());
   TensorIteratorConfig config;

@@ -117,36 +117,30 @@ void max_pool2d_kernel(const Tensor& input, const aten::ops_util::Pool2dWindow& 
                        const Tensor& out, const Tensor& indices) {
   const PoolArgs a = pool_args(input, out, window);
   SOPS_DISPATCH_TYPES(aten::ops_util::kMaxPool2dTypes, input.scalar_type(), "max_pool2d", [&] {
-    max_pool_per_output<scalar_t>
-        <<<detail::grid_size(a.numel), kThreadsPerBlock, 0, current_stream().handle()>>>(
-            a, nchw_strides(indices, 0), aten::ops_util::max_pool_initial<scalar_t>(),
-            input.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(),
-            indices.data_ptr<int64_t>());
+    launch(max_pool_per_output<scalar_t>, a.numel, "launching the max_pool2d kernel", a,
+           nchw_strides(indices, 0), aten::ops_util::max_pool_initial<scalar_t>(),
+           input.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), indices.data_ptr<int64_t>());
   });
-  check(cudaGetLastError(), "launching the max_pool2d kernel");
 }
 
 void avg_pool2d_kernel(const Tensor& input, const aten::ops_util::Pool2dWindow& window,
                        bool count_include_pad, int64_t divisor_override, const Tensor& out) {
   const PoolArgs a = pool_args(input, out, window);
   SOPS_DISPATCH_TYPES(aten::ops_util::kAvgPool2dTypes, input.scalar_type(), "avg_pool2d", [&] {
-    avg_pool_per_output<scalar_t>
-        <<<detail::grid_size(a.numel), kThreadsPerBlock, 0, current_stream().handle()>>>(
-            a, count_include_pad, divisor_override, input.const_data_ptr<scalar_t>(),
-            out.data_ptr<scalar_t>());
+    launch(avg_pool_per_output<scalar_t>, a.numel, "launching the avg_pool2d kernel", a,
+           count_include_pad, divisor_override, input.const_data_ptr<scalar_t>(),
+           out.data_ptr<scalar_t>());
   });
-  check(cudaGetLastError(), "launching the avg_pool2d kernel");
 }
 
 void adaptive_avg_pool2d_kernel(const Tensor& input, const Tensor& out) {
   const PoolArgs a = pool_args(input, out, {1, 1, 1, 1, 0, 0, 1, 1});
-  SOPS_DISPATCH_TYPES(
-      aten::ops_util::kAdaptiveAvgPool2dTypes, input.scalar_type(), "adaptive_avg_pool2d", [&] {
-        adaptive_avg_pool_per_output<scalar_t>
-            <<<detail::grid_size(a.numel), kThreadsPerBlock, 0, current_stream().handle()>>>(
-                a, input.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>());
-      });
-  check(cudaGetLastError(), "launching the adaptive_avg_pool2d kernel");
+  SOPS_DISPATCH_TYPES(aten::ops_util::kAdaptiveAvgPool2dTypes, input.scalar_type(),
+                      "adaptive_avg_pool2d", [&] {
+                        launch(adaptive_avg_pool_per_output<scalar_t>, a.numel,
+                               "launching the adaptive_avg_pool2d kernel", a,
+                               input.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>());
+                      });
 }
 
 }  // namespace sops::cuda

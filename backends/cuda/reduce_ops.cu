@@ -119,7 +119,7 @@ ReduceGeometry make_geometry(const Tensor& self, uint64_t mask, const Tensor& ou
 // ---------------------------------------------------------------- device: element access
 
 template <typename T>
-constexpr bool kFloat = std::is_floating_point_v<T> || kReducedFloat<T>;
+constexpr bool kFloat = std::is_floating_point_v<T> || is_reduced_float_v<T>;
 
 __device__ __forceinline__ int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -220,9 +220,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 template <typename Op>
 __global__ void finish_kernel(Op op, ReduceGeometry g, const typename Op::acc_t* partial,
                               int64_t splits, char* out) {
-  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
-  for (int64_t o = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < g.out_numel;
-       o += step) {
+  for (int64_t o = first_index(); o < g.out_numel; o += index_step()) {
     typename Op::acc_t acc = op.identity();
     for (int64_t s = 0; s < splits; ++s) acc = op.combine(acc, partial[o * splits + s]);
     int64_t in_off = 0, out_off = 0;
@@ -256,12 +254,12 @@ struct SumOp {
   }
   __device__ acc_t reduce(acc_t acc, const char* p, int64_t /*index*/) const {
     const T x = device_load<T>(p, in_dtype);
-    if constexpr (kReducedFloat<T>) return acc + static_cast<double>(static_cast<float>(x));
+    if constexpr (is_reduced_float_v<T>) return acc + static_cast<double>(static_cast<float>(x));
     return combine(acc, static_cast<acc_t>(x));
   }
   __device__ void write(char* out, acc_t a) const {
     // 16-bit floats: the CPU reduces into a float32 result, then rounds that once more.
-    if constexpr (kReducedFloat<T>) {
+    if constexpr (is_reduced_float_v<T>) {
       *reinterpret_cast<T*>(out) = T(static_cast<float>(a / divisor));
     } else if constexpr (kFloat<T>) {
       *reinterpret_cast<T*>(out) = static_cast<T>(a / divisor);
@@ -327,18 +325,6 @@ struct ArgmaxOp {
 
 // ---------------------------------------------------------------- host: the launch
 
-int64_t sm_count() {
-  static const int count = [] {
-    int device = 0, sms = 0;
-    const bool ok =
-        cudaGetDevice(&device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess;
-    (void)cudaGetLastError();
-    return ok ? sms : 80;
-  }();
-  return count;
-}
-
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 template <typename Op>
@@ -349,7 +335,7 @@ void launch_reduction(const Op& op, const ReduceGeometry& g, const Tensor& self,
   const char* in = static_cast<const char*>(self.const_data_ptr());
   char* dst = static_cast<char*>(out.data_ptr());
   const auto element = static_cast<int64_t>(self.element_size());
-  const int64_t sms = sm_count();
+  const int64_t sms = detail::sm_count();
   // Neighbouring outputs at neighbouring input elements, the reduction strided: one thread
   // per output, so that a warp's loads are contiguous.
   const bool column = g.n_kept > 0 && g.kept_in[0] == element && g.red_in[0] != element;

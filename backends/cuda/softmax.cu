@@ -21,6 +21,7 @@
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_stream.h"
 #include "backends/cuda/softmax_kernels.h"
+#include "backends/cuda/loops.cuh"  // detail::sm_count
 #include "runtime/error.h"
 #include "runtime/tensor.h"
 #include "runtime/visit_dtype.h"
@@ -153,22 +154,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-int sm_count() {
-  static const int count = [] {
-    int device = 0, sms = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return 80;
-    }
-    return sms;
-  }();
-  return count;
-}
-
 template <typename T, bool kLog>
 void launch_softmax(const SoftmaxGeometry& g, const Tensor& self, const Tensor& out) {
-  const int64_t sms = sm_count();
+  const int64_t sms = detail::sm_count();
   // A strided row (softmax over an outer dimension) with rows enough: a thread per row.
   int group = 1;
   if (g.in_stride == 1 || g.rows < sms * 16) {

@@ -53,13 +53,12 @@ void upsample_nearest_kernel(const Tensor& input, const Tensor& out, std::option
   a.channels_last = aten::ops_util::suggest_memory_format(out) == MemoryFormat::ChannelsLast;
   a.in = nchw_strides(input, 2);
   a.out = nchw_strides(out, 2);
-  SOPS_DISPATCH_TYPES(
-      aten::ops_util::kUpsampleNearestTypes, input.scalar_type(), "upsample_nearest", [&] {
-        upsample_nearest_per_output<scalar_t>
-            <<<detail::grid_size(a.numel), kThreadsPerBlock, 0, current_stream().handle()>>>(
-                a, input.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>());
-      });
-  check(cudaGetLastError(), "launching the upsample_nearest kernel");
+  SOPS_DISPATCH_TYPES(aten::ops_util::kUpsampleNearestTypes, input.scalar_type(),
+                      "upsample_nearest", [&] {
+                        launch(upsample_nearest_per_output<scalar_t>, a.numel,
+                               "launching the upsample_nearest kernel", a,
+                               input.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>());
+                      });
 }
 
 }  // namespace sops::cuda

@@ -42,7 +42,7 @@ from codegen.model.dispatch import (
 )
 from codegen.model.entry import NativeFunction
 from codegen.model.groups import NativeFunctionsGroup
-from codegen.model.schema import FUNCTIONAL, INPLACE, MUTABLE, OUT
+from codegen.model.schema import FUNCTIONAL, INPLACE, MUTABLE, OUT, is_tensor_option
 from codegen.selective.selector import Selection
 
 # What autogen kernels copy with (runtime/autogen_support.h).
@@ -387,10 +387,11 @@ def _device_code(f: NativeFunction, key: str) -> tuple[str | None, list[str]]:
     if key not in DEVICE_KEYS:
         return None, []
     args = f.func.arguments
-    self_arg = (args.self_arg,) if args.self_arg is not None else ()
-    tensor_like = [a.name for a in self_arg + args.out + args.positional if a.type.is_tensor_like()]
-    devices = [a.name for a in args.kwarg_only if a.name == "device" and a.type.base_name() == "Device"]
-    guard = (tensor_like or devices or [None])[0] if f.device_guard else None
+    guard = None
+    if f.device_guard:
+        candidates = ((args.self_arg,) if args.self_arg is not None else ()) + args.out + args.positional
+        guard = next((a.name for a in candidates if a.type.is_tensor_like()), None) or next(
+            (a.name for a in args.kwarg_only if is_tensor_option(a, "device", "Device")), None)
     checked = [a.name for a in args.flat_all if a.type.is_tensor_like()]
     return guard, checked if f.device_check != "NoCheck" else []
 

@@ -27,9 +27,8 @@ inline constexpr uint32_t kArangeTypes = dtypes::kAllTypes | dtypes::kReducedFlo
 // The type the values are computed in: int64 for the integral dtypes, float for float16
 // and bfloat16, double for float32 and float64.
 template <typename T>
-using arange_acc_t = std::conditional_t<
-    std::is_integral_v<T>, int64_t,
-    std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, double>>;
+using arange_acc_t = std::conditional_t<std::is_integral_v<T>, int64_t,
+                                        std::conditional_t<is_reduced_float_v<T>, float, double>>;
 
 // The checked length of the range: ceil((end - start) / step), computed exactly in int64
 // for an int64 result; errors as PyTorch's.

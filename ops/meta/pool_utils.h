@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
-#include <optional>
 
 #include "ops/meta/op_utils.h"
 #include "runtime/error.h"

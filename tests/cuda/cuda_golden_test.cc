@@ -42,10 +42,9 @@ Tensor to_device(const Tensor& t, Device device) {
   return aten::_to_copy(t, std::nullopt, std::nullopt, device);
 }
 
-// A cpu case's value with its tensors (and Device arguments) moved to the GPU.
+// A cpu case's value with its tensors moved to the GPU.
 Value to_gpu(const Value& v) {
   if (v.is_tensor()) return Value(to_device(v.to_tensor(), kGpu));
-  if (v.tag() == Value::Tag::Device) return Value(kGpu);  // factories make their tensor on the GPU
   if (v.tag() == Value::Tag::TensorList) {
     std::vector<Tensor> ts;
     for (const Tensor& t : v.to_tensor_list()) ts.push_back(to_device(t, kGpu));
@@ -107,16 +106,11 @@ Value to_gpu(const Value& v) {
 bool run_on_gpu(const RegisteredOperator& op, const GoldenCase& c) {
   const FunctionSchema& schema = op.schema();
   Stack stack = stack_of(c, schema, Device(DeviceType::CPU));
-  for (Value& v : stack) v = to_gpu(v);
-  // A factory's `Device? device` the case leaves out (or None) makes a cpu tensor: ask
-  // for the GPU instead, filling the arguments before it with their defaults.
-  for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
-    const ArgumentSchema& a = schema.arguments[i];
-    if (a.type.kind != TypeSchema::Kind::Device || a.type.list) continue;
-    while (stack.size() <= i) {
-      stack.push_back(schema.arguments[stack.size()].default_value.to_value());
-    }
-    if (stack[i].is_none()) stack[i] = Value(kGpu);
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    // A Device argument (None or cpu in the case) asks for the GPU: factories make their
+    // tensor there.
+    const TypeSchema& type = schema.arguments[i].type;
+    stack[i] = type.kind == TypeSchema::Kind::Device && !type.list ? Value(kGpu) : to_gpu(stack[i]);
   }
   bool inputs_double = true;
   for (const Value& v : stack) {
@@ -127,10 +121,7 @@ bool run_on_gpu(const RegisteredOperator& op, const GoldenCase& c) {
       }
     }
   }
-  int64_t written = -1;
-  for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
-    if (schema.arguments[i].is_write()) written = static_cast<int64_t>(i);
-  }
+  const int64_t written = written_argument(schema);
   const Tensor target =
       written >= 0 ? stack.at(static_cast<std::size_t>(written)).to_tensor() : Tensor();
   try {

@@ -96,8 +96,9 @@ TEST_F(CudaStreamTest, KernelsAreQueuedOnTheCurrentStream) {
   EXPECT_EQ(read_on_default_stream(out).back(), 0.0f);
   gate.open();
   side.synchronize();
-  EXPECT_EQ(read_on_default_stream(out).front(), 3.5f);
-  EXPECT_EQ(read_on_default_stream(out).back(), 3.5f);
+  const std::vector<float> values = read_on_default_stream(out);
+  EXPECT_EQ(values.front(), 3.5f);
+  EXPECT_EQ(values.back(), 3.5f);
 }
 
 TEST_F(CudaStreamTest, EventsOrderOneStreamAfterAnother) {

@@ -42,13 +42,6 @@ const OperatorRegistry& registry() {
 std::string full_name(const std::string& op) { return "aten::" + op; }
 
 // The argument a mutating operator writes and returns: its out= argument, or self.
-int64_t written_argument(const FunctionSchema& schema) {
-  for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
-    if (schema.arguments[i].is_write()) return static_cast<int64_t>(i);
-  }
-  return -1;
-}
-
 bool expects_error(const GoldenCase& c) { return c.is_error() || expects_unrepresentable(c); }
 std::string expected_error(const GoldenCase& c) { return c.is_error() ? c.expect.error : "int16"; }
 

@@ -378,4 +378,11 @@ Stack stack_of(const golden::GoldenCase& c, const FunctionSchema& schema, Device
   return stack;
 }
 
+int64_t written_argument(const FunctionSchema& schema) {
+  for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
+    if (schema.arguments[i].is_write()) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
 }  // namespace sops::optest

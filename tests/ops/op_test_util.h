@@ -51,6 +51,8 @@ Value to_value(const golden::GoldenCase& c, const golden::GoldenArg& a, const Ar
                Device device);
 // The case's arguments in schema order; trailing ones the case leaves out get defaults.
 Stack stack_of(const golden::GoldenCase& c, const FunctionSchema& schema, Device device);
+// The index of the schema's first written argument (out=, inplace self), or -1.
+int64_t written_argument(const FunctionSchema& schema);
 
 // A result against the expectation: dtype, sizes, values (and, when asked, strides of the
 // dimensions whose size is not 1).
