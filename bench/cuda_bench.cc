@@ -1,12 +1,15 @@
-// The CUDA kernels of //ops:aten_cpu against the GPU's limits: a 16M-element float add
-// (GB/s moved: two reads and one write) and a 4096 x 4096 float mm (GFLOP/s: 2 n^3),
-// each the median of timed rounds after warm-up, printed next to an H100's peaks (about
-// 3.35 TB/s of HBM bandwidth and ~60 TFLOP/s of FP32 without tensor cores; a PCIe H100
-// is lower). No libtorch baseline: the machine's PyTorch wheel is CPU-only.
+// The CUDA kernels of //ops:aten_cpu on the GPU: element-wise, reductions, softmax, layer
+// norm, mm and convolution in float32, each the median of timed rounds (with the fastest
+// and slowest round) after warm-up, with the bytes moved (GB/s) or the arithmetic done
+// (GFLOP/s). One line per row, `row NAME median_us min_us max_us GB/s|GFLOP/s VALUE`,
+// which tools/gpu/compare_torch.py reads to time the same rows with PyTorch's CUDA
+// kernels on the same GPU and print the ratios.
 //
 //   tools/bazel run -c opt --config=cuda //bench:cuda_bench
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 #include "aten_cpu/Functions.h"
@@ -17,9 +20,12 @@ namespace {
 
 using sops::Tensor;
 
-// Median seconds of one call of f over `rounds` rounds of `calls` calls, after warm-up.
-template <class F>
-double median_seconds(F f, int rounds, int calls) {
+struct Seconds {
+  double median, min, max;
+};
+
+// Seconds per call of f: `rounds` rounds of `calls` calls, after warm-up.
+Seconds time_calls(const std::function<void()>& f, int rounds, int calls) {
   for (int i = 0; i < 3; ++i) f();
   sops::cuda::synchronize();
   std::vector<double> seconds;
@@ -30,7 +36,8 @@ double median_seconds(F f, int rounds, int calls) {
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     seconds.push_back(took.count() / calls);
   }
-  return sops_bench::median(seconds);
+  const auto [lo, hi] = std::minmax_element(seconds.begin(), seconds.end());
+  return {sops_bench::median(seconds), *lo, *hi};
 }
 
 Tensor filled(std::vector<int64_t> sizes, double value) {
@@ -38,6 +45,15 @@ Tensor filled(std::vector<int64_t> sizes, double value) {
                                sops::Device(sops::DeviceType::CUDA));
   sops::aten::fill_(t, value);
   return t;
+}
+
+// One row: `amount` bytes (GB/s) or floating-point operations (GFLOP/s) per call.
+void row(const char* name, const char* unit, double amount, const std::function<void()>& f,
+         int rounds, int calls) {
+  const Seconds s = time_calls(f, rounds, calls);
+  std::printf("row %-14s %10.1f %10.1f %10.1f %-7s %9.1f\n", name, s.median * 1e6, s.min * 1e6,
+              s.max * 1e6, unit, amount / s.median / 1e9);
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -48,21 +64,44 @@ int main(int argc, char** argv) {
     return 0;
   }
   const int rounds = static_cast<int>(sops_bench::flag(argc, argv, "rounds", 11));
+  constexpr double kFloat = sizeof(float);
+  std::printf("row %-14s %10s %10s %10s %-7s %9s\n", "NAME", "median_us", "min_us", "max_us",
+              "unit", "rate");
 
+  // 16M elements (64 MB a tensor): well past the L2 of an H100 or H200 (50-60 MB).
   const int64_t n = 16 << 20;
   const Tensor a = filled({n}, 1.0), b = filled({n}, 2.0);
-  Tensor out = filled({n}, 0.0);
-  const double add_s = median_seconds([&] { sops::aten::add_out(out, a, b); }, rounds, 20);
-  const double add_gbs = 3.0 * n * sizeof(float) / add_s / 1e9;
-  std::printf("add   16M float32   %8.1f us   %7.1f GB/s   (H100 HBM ~3350 GB/s: %.0f%%)\n",
-              add_s * 1e6, add_gbs, 100.0 * add_gbs / 3350.0);
+  Tensor out = filled({n}, 0.0), scalar = filled({}, 0.0);
+  row("add_16M", "GB/s", 3 * n * kFloat, [&] { sops::aten::add_out(out, a, b); }, rounds, 20);
+  row("relu_16M", "GB/s", 2 * n * kFloat, [&] { sops::aten::relu_out(out, a); }, rounds, 20);
+  row("sum_16M", "GB/s", n * kFloat, [&] { sops::aten::sum_out(scalar, a, std::nullopt); },
+      rounds, 20);
 
   const int64_t m = 4096;
   const Tensor x = filled({m, m}, 0.5), y = filled({m, m}, 0.25);
-  Tensor z = filled({m, m}, 0.0);
-  const double mm_s = median_seconds([&] { sops::aten::mm_out(z, x, y); }, rounds, 3);
-  const double gflops = 2.0 * m * m * m / mm_s / 1e9;
-  std::printf("mm    4096^2 float32 %8.2f ms   %7.0f GFLOP/s (H100 FP32 ~60000 GFLOP/s: %.0f%%)\n",
-              mm_s * 1e3, gflops, 100.0 * gflops / 60000.0);
+  Tensor z = filled({m, m}, 0.0), rows = filled({m}, 0.0);
+  const std::vector<int64_t> last{1};
+  row("sum_rows_4096", "GB/s", m * m * kFloat, [&] { sops::aten::sum_out(rows, x, last); },
+      rounds, 20);
+  row("softmax_4096", "GB/s", 2 * m * m * kFloat,
+      [&] { sops::aten::_softmax_out(z, x, 1, false); }, rounds, 20);
+  const Tensor gamma = filled({m}, 1.0), beta = filled({m}, 0.0);
+  Tensor mean = filled({m, 1}, 0.0), rstd = filled({m, 1}, 0.0);
+  const std::vector<int64_t> normalized{m};
+  row("layer_norm_4096", "GB/s", 2 * m * m * kFloat,
+      [&] { sops::aten::native_layer_norm_out(z, mean, rstd, x, normalized, gamma, beta, 1e-5); },
+      rounds, 20);
+  row("mm_4096", "GFLOP/s", 2.0 * m * m * m, [&] { sops::aten::mm_out(z, x, y); }, rounds, 3);
+
+  // A ResNet-like 3x3 convolution: 8 x 64 x 56 x 56, 64 filters, padding 1.
+  const Tensor image = filled({8, 64, 56, 56}, 0.5), weight = filled({64, 64, 3, 3}, 0.01);
+  Tensor conv = filled({8, 64, 56, 56}, 0.0);
+  const std::vector<int64_t> one{1, 1}, zero{0, 0};
+  row("conv3x3_56", "GFLOP/s", 2.0 * 8 * 64 * 56 * 56 * 64 * 9,
+      [&] {
+        sops::aten::convolution_out(conv, image, weight, std::nullopt, one, one, one, false, zero,
+                                    1);
+      },
+      rounds, 3);
   return 0;
 }

@@ -45,6 +45,16 @@ class Gate {
   std::atomic<bool> open_{false};
 };
 
+// Runs f once and waits for the device, before a test shuts a gate: CUDA loads a kernel's
+// module at its first launch (lazy loading, the default since CUDA 12), and loading waits
+// for the work already queued on the device, a gated stream's too. A first launch behind
+// a shut gate then never returns (seen on an H200: the test hung).
+template <class F>
+void warm_up(F f) {
+  f();
+  sops::cuda::synchronize();
+}
+
 // t's elements, read on the default stream (which does not wait for pool streams).
 std::vector<float> read_on_default_stream(const Tensor& t) {
   std::vector<float> host(static_cast<std::size_t>(t.numel()));
@@ -85,7 +95,10 @@ TEST_F(CudaStreamTest, KernelsAreQueuedOnTheCurrentStream) {
                                     sops::Device(sops::kCUDA));
   Tensor out = sops::aten::zeros({1 << 16}, sops::ScalarType::Float, std::nullopt,
                                  sops::Device(sops::kCUDA));
-  sops::cuda::synchronize();
+  warm_up([&] {
+    Tensor scratch = sops::aten::empty_like(out);
+    sops::aten::add_out(scratch, a, b);
+  });
   const Stream side = Stream::from_pool();
   Gate gate(side);
   {
@@ -104,7 +117,11 @@ TEST_F(CudaStreamTest, KernelsAreQueuedOnTheCurrentStream) {
 TEST_F(CudaStreamTest, EventsOrderOneStreamAfterAnother) {
   Tensor x = sops::aten::zeros({1024}, sops::ScalarType::Float, std::nullopt,
                                sops::Device(sops::kCUDA));
-  sops::cuda::synchronize();
+  warm_up([&] {
+    Tensor scratch = sops::aten::empty_like(x);
+    sops::aten::fill_(scratch, 7.0);
+    sops::aten::mul_out(scratch, x, x);
+  });
   const Stream first = Stream::from_pool();
   const Stream second = Stream::from_pool();
   ASSERT_NE(first, second);

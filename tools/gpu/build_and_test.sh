@@ -2,8 +2,8 @@
 # Builds //ops:aten_cpu with its CUDA backend, the CUDA tests and the CUDA benchmark with
 # CMake (tools/gpu/CMakeLists.txt) from the working tree and .gpu_stage/ (tools/gpu/stage.sh),
 # then runs the tests and the benchmark. For the GPU machine, which has no Bazel; where no
-# GPU is, the tests skip their GPU cases. Three files go to $OUT (the device tool's folder
-# that comes back) or the build folder: build.log, tests.log and summary.txt.
+# GPU is, the tests skip their GPU cases. Four files go to $OUT (the device tool's folder
+# that comes back) or the build folder: build.log, tests.log, cuda_bench.txt and summary.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD_DIR:-/tmp/structured_ops_gpu_build}
@@ -37,7 +37,22 @@ for path in "$build"/*_test; do  # the tests CMakeLists.txt builds
   t=$(basename "$path")
   # From the repository root: the golden test reads tests/golden/data/ from there.
   log=$build/$t.log
-  if "$build/$t" > "$log" 2>&1; then
+  timeout "${TEST_TIMEOUT:-120}" "$build/$t" > "$log" 2>&1
+  rc=$?
+  if ((rc == 124)); then
+    # A hang: run its cases one by one to name the ones that hang.
+    status=1
+    say "FAIL $t: no answer in ${TEST_TIMEOUT:-120} s; its cases one by one:"
+    for case in $("$build/$t" --gtest_list_tests |
+                  awk '/^[^ ]/ {suite = $1} /^  [^ ]/ {print suite $1}'); do
+      timeout "${CASE_TIMEOUT:-20}" "$build/$t" --gtest_filter="$case" >> "$log" 2>&1
+      case $? in
+        0) say "  ok   $case" ;;
+        124) say "  HANG $case" ;;
+        *) say "  FAIL $case" ;;
+      esac
+    done
+  elif ((rc == 0)); then
     skipped=$(grep -oE '^\[  SKIPPED \] [0-9]+' "$log" | grep -oE '[0-9]+$')
     say "PASS $t: $(grep -E '^\[  PASSED  \]' "$log") (${skipped:-0} skipped)"
   else
@@ -47,6 +62,13 @@ for path in "$build"/*_test; do  # the tests CMakeLists.txt builds
   fi
   cat "$log" >> "$out/tests.log"
 done
-grep -h "cases on the GPU" "$build/cuda_golden_test.log" | tee -a "$summary"
-"$build/cuda_bench" 2>&1 | tee -a "$summary" || status=1
+grep -h "cases on the GPU" "$build/cuda_golden_test.log" >> "$summary"
+timeout 300 "$build/cuda_bench" > "$out/cuda_bench.txt" 2>&1 || status=1
+cat "$out/cuda_bench.txt" >> "$summary"
+# The same rows with PyTorch's CUDA kernels, where the machine's python3 has a CUDA torch.
+if python3 -c "import torch; assert torch.cuda.is_available()" 2> /dev/null; then
+  python3 tools/gpu/compare_torch.py "$out/cuda_bench.txt" 2>&1 | tee -a "$summary" || status=1
+else
+  cat "$out/cuda_bench.txt"
+fi
 exit $status
