@@ -38,13 +38,29 @@ def _timed(cmd: list[str], **kwargs) -> float:
     result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
-        sys.exit(f"aten_generate_bench: `{' '.join(cmd)}` failed ({result.returncode}):\n{result.stderr[-3000:]}")
+        sys.exit(
+            f"aten_generate_bench: `{' '.join(cmd)}` failed ({result.returncode}):\n{result.stderr[-3000:]}"
+        )
     return elapsed
 
 
 def _ours(yaml: str, tags: str, backends: str, out: str) -> list[str]:
-    return [sys.executable, "-m", "codegen", "generate", yaml, "--tags", tags, "--no-warnings",
-            "--namespace", "at_bench", "--backends", backends, "--output-dir", out]
+    return [
+        sys.executable,
+        "-m",
+        "codegen",
+        "generate",
+        yaml,
+        "--tags",
+        tags,
+        "--no-warnings",
+        "--namespace",
+        "at_bench",
+        "--backends",
+        backends,
+        "--output-dir",
+        out,
+    ]
 
 
 def _syntax_check(directory: str, jobs: int) -> list[str]:
@@ -53,9 +69,20 @@ def _syntax_check(directory: str, jobs: int) -> list[str]:
     names = sorted(n for n in os.listdir(directory) if n.endswith((".h", ".cpp")))
 
     def check(name: str) -> str | None:
-        r = subprocess.run([compiler, "-std=c++17", "-fsyntax-only", "-I", ROOT,
-                            "-I", os.path.dirname(directory), os.path.join(directory, name)],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                compiler,
+                "-std=c++17",
+                "-fsyntax-only",
+                "-I",
+                ROOT,
+                "-I",
+                os.path.dirname(directory),
+                os.path.join(directory, name),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if r.returncode == 0:
             return None
         first = next((line for line in r.stderr.splitlines() if "error" in line), r.stderr[:200])
@@ -68,8 +95,12 @@ def _syntax_check(directory: str, jobs: int) -> list[str]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("-n", type=int, default=5, help="rounds (default 5)")
-    p.add_argument("--backends", nargs="+", default=["CPU", "CPU,CUDA"], help="backend sets of ours")
-    p.add_argument("--compile", action="store_true", help="syntax-check every generated file with g++")
+    p.add_argument(
+        "--backends", nargs="+", default=["CPU", "CPU,CUDA"], help="backend sets of ours"
+    )
+    p.add_argument(
+        "--compile", action="store_true", help="syntax-check every generated file with g++"
+    )
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel compilers")
     args = p.parse_args()
 
@@ -81,18 +112,36 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.n):
             tg_out = os.path.join(tmp, "torchgen")
-            times["torchgen"].append(_timed([sys.executable, "-m", "torchgen.gen", "-s",
-                                             os.path.join(tg, "packaged", "ATen"), "-d", tg_out], cwd=tmp))
+            times["torchgen"].append(
+                _timed(
+                    [
+                        sys.executable,
+                        "-m",
+                        "torchgen.gen",
+                        "-s",
+                        os.path.join(tg, "packaged", "ATen"),
+                        "-d",
+                        tg_out,
+                    ],
+                    cwd=tmp,
+                )
+            )
             for b in args.backends:
                 out = os.path.join(tmp, b.replace(",", "_"), "aten_bench")
                 times[b].append(_timed(_ours(yaml, tags, b, out), env=env, cwd=ROOT))
         base = statistics.median(times["torchgen"])
-        print(f"PyTorch's native_functions.yaml, {args.n} rounds, whole processes, medians (min-max):")
-        print(f"  torchgen (python -m torchgen.gen)     {base:7.2f} s  ({min(times['torchgen']):.2f}-{max(times['torchgen']):.2f})")
+        print(
+            f"PyTorch's native_functions.yaml, {args.n} rounds, whole processes, medians (min-max):"
+        )
+        print(
+            f"  torchgen (python -m torchgen.gen)     {base:7.2f} s  ({min(times['torchgen']):.2f}-{max(times['torchgen']):.2f})"
+        )
         for b in args.backends:
             m = statistics.median(times[b])
-            print(f"  codegen generate --backends {b:<9} {m:7.2f} s  ({min(times[b]):.2f}-{max(times[b]):.2f})"
-                  f"  = {m / base:.3f}x torchgen")
+            print(
+                f"  codegen generate --backends {b:<9} {m:7.2f} s  ({min(times[b]):.2f}-{max(times[b]):.2f})"
+                f"  = {m / base:.3f}x torchgen"
+            )
         failed = False
         if args.compile:
             for b in args.backends:
@@ -100,8 +149,10 @@ def main() -> int:
                 n = len([f for f in os.listdir(out) if f.endswith((".h", ".cpp"))])
                 start = time.perf_counter()
                 bad = _syntax_check(out, args.jobs)
-                print(f"  g++ -fsyntax-only, backends {b}: {n - len(bad)}/{n} files pass "
-                      f"({time.perf_counter() - start:.0f} s)")
+                print(
+                    f"  g++ -fsyntax-only, backends {b}: {n - len(bad)}/{n} files pass "
+                    f"({time.perf_counter() - start:.0f} s)"
+                )
                 for line in bad:
                     print(f"    {line}")
                 failed |= bool(bad)

@@ -60,17 +60,21 @@ def time_ours(yaml_path: str, tags: str | None, runs: int) -> list[float]:
     return times
 
 
-def time_torchgen(yaml_path: str, tags: str | None, runs: int, python: str | None) -> list[float] | None:
+def time_torchgen(
+    yaml_path: str, tags: str | None, runs: int, python: str | None
+) -> list[float] | None:
     if tags is None:
         tags = os.path.join(os.path.dirname(yaml_path), "tags.yaml")
     try:
         import torchgen.gen  # noqa: F401  (only to know whether it is importable here)
+
         python = sys.executable
     except ImportError:
         if not python or not os.path.exists(python):
             return None
-    proc = subprocess.run([python, "-c", TORCHGEN_TIMER, yaml_path, tags, str(runs)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [python, "-c", TORCHGEN_TIMER, yaml_path, tags, str(runs)], capture_output=True, text=True
+    )
     if proc.returncode != 0:
         print(f"torchgen: could not run ({proc.stderr.strip().splitlines()[-1:]})")
         return None
@@ -78,17 +82,24 @@ def time_torchgen(yaml_path: str, tags: str | None, runs: int, python: str | Non
 
 
 def describe(name: str, times: list[float]) -> str:
-    return (f"{name}: median {statistics.median(times):.3f} s (min {min(times):.3f}, "
-            f"max {max(times):.3f}) over {len(times)} runs")
+    return (
+        f"{name}: median {statistics.median(times):.3f} s (min {min(times):.3f}, "
+        f"max {max(times):.3f}) over {len(times)} runs"
+    )
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("yaml")
     p.add_argument("--tags")
     p.add_argument("-n", "--runs", type=int, default=15)
-    p.add_argument("--torchgen-python", default=DEFAULT_TORCHGEN_PYTHON,
-                   help="a Python with torch installed, used when torchgen is not importable here")
+    p.add_argument(
+        "--torchgen-python",
+        default=DEFAULT_TORCHGEN_PYTHON,
+        help="a Python with torch installed, used when torchgen is not importable here",
+    )
     args = p.parse_args()
     ours = time_ours(args.yaml, args.tags, args.runs)
     print(describe("ours (check, in-process)", ours))

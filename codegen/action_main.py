@@ -23,7 +23,7 @@ def main() -> None:
     sys.path[0:1] = sys.argv[1:end]
     from codegen import cli
 
-    cli.exit_with(cli.main(sys.argv[end + 1:]))
+    cli.exit_with(cli.main(sys.argv[end + 1 :]))
 
 
 if __name__ == "__main__":

@@ -43,61 +43,108 @@ import sys
 if __package__ in (None, ""):  # run as a script (py_binary main): make `codegen` importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from codegen.frontend import NativeYaml, load_native_yaml  # noqa: E402
 from codegen.dest.library import RUNTIME_BACKENDS  # noqa: E402
+from codegen.frontend import NativeYaml, load_native_yaml  # noqa: E402
 from codegen.validate.names import CPP_KEYWORDS  # noqa: E402
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="codegen", description="Structured-kernel code generator.",
-                                fromfile_prefix_chars="@")
+    p = argparse.ArgumentParser(
+        prog="codegen", description="Structured-kernel code generator.", fromfile_prefix_chars="@"
+    )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("file", metavar="FILE", help="a native_functions.yaml")
-        sp.add_argument("--tags", metavar="TAGS",
-                        help="the tags.yaml that defines valid tags (default: tags.yaml beside FILE, "
-                             "if any; otherwise tags are not checked)")
+        sp.add_argument(
+            "--tags",
+            metavar="TAGS",
+            help="the tags.yaml that defines valid tags (default: tags.yaml beside FILE, "
+            "if any; otherwise tags are not checked)",
+        )
         sp.add_argument("--no-warnings", action="store_true", help="do not print warnings")
 
     common(sub.add_parser("check", help="check FILE and print a one-line summary"))
     sp = sub.add_parser("signatures", help="print what the front end knows about every function")
     common(sp)
-    sp.add_argument("--json", action="store_true", required=True, help="print JSON (the only format)")
+    sp.add_argument(
+        "--json", action="store_true", required=True, help="print JSON (the only format)"
+    )
+
     def library(sp: argparse.ArgumentParser) -> None:
         common(sp)
-        sp.add_argument("--namespace", required=True, help="C++ namespace of the generated code, e.g. my::ops")
-        sp.add_argument("--backends", default="CPU",
-                        help="comma-separated backend dispatch keys whose kernels are registered "
-                             f"(default CPU; the runtime has {', '.join(RUNTIME_BACKENDS)})")
-        sp.add_argument("--shards", type=int, default=1, metavar="N",
-                        help="registration files per dispatch key (default 1)")
-        sp.add_argument("--static-dispatch", action="store_true",
-                        help="register nothing: Functions.h's functions call the kernel of their "
-                             "arguments' backend directly (no dispatcher is linked)")
-        sp.add_argument("--source-label", metavar="NAME",
-                        help="how generated comments and errors name FILE (default: FILE as given)")
+        sp.add_argument(
+            "--namespace", required=True, help="C++ namespace of the generated code, e.g. my::ops"
+        )
+        sp.add_argument(
+            "--backends",
+            default="CPU",
+            help="comma-separated backend dispatch keys whose kernels are registered "
+            f"(default CPU; the runtime has {', '.join(RUNTIME_BACKENDS)})",
+        )
+        sp.add_argument(
+            "--shards",
+            type=int,
+            default=1,
+            metavar="N",
+            help="registration files per dispatch key (default 1)",
+        )
+        sp.add_argument(
+            "--static-dispatch",
+            action="store_true",
+            help="register nothing: Functions.h's functions call the kernel of their "
+            "arguments' backend directly (no dispatcher is linked)",
+        )
+        sp.add_argument(
+            "--source-label",
+            metavar="NAME",
+            help="how generated comments and errors name FILE (default: FILE as given)",
+        )
 
     sp = sub.add_parser("generate", help="check FILE, then write the C++ of its operator library")
     library(sp)
-    sp.add_argument("--output-dir", required=True, metavar="DIR", help="where the files are written")
-    sp.add_argument("--include-prefix", metavar="P",
-                    help="how the files include each other: P/Functions.h (default: DIR's last component)")
-    sp.add_argument("--selected-ops", nargs="+", default=None, metavar="SET",
-                    help="operator-set files (JSON, from the operator_set rule): generate only these "
-                         "operators and what their code calls")
-    sp.add_argument("--kernel-symbols", metavar="FILE",
-                    help="`nm -A -C` of the kernels' objects: which operators hand-written code calls")
-    sp.add_argument("--selection-report", metavar="FILE",
-                    help="write each generated operator and why it is kept to FILE")
+    sp.add_argument(
+        "--output-dir", required=True, metavar="DIR", help="where the files are written"
+    )
+    sp.add_argument(
+        "--include-prefix",
+        metavar="P",
+        help="how the files include each other: P/Functions.h (default: DIR's last component)",
+    )
+    sp.add_argument(
+        "--selected-ops",
+        nargs="+",
+        default=None,
+        metavar="SET",
+        help="operator-set files (JSON, from the operator_set rule): generate only these "
+        "operators and what their code calls",
+    )
+    sp.add_argument(
+        "--kernel-symbols",
+        metavar="FILE",
+        help="`nm -A -C` of the kernels' objects: which operators hand-written code calls",
+    )
+    sp.add_argument(
+        "--selection-report",
+        metavar="FILE",
+        help="write each generated operator and why it is kept to FILE",
+    )
     sp.add_argument("--sources-only", action="store_true", help="write the .cpp files only")
-    sp = sub.add_parser("check-kernels",
-                        help="check that the kernels' objects define every kernel and meta function "
-                             "the library's generated code calls")
+    sp = sub.add_parser(
+        "check-kernels",
+        help="check that the kernels' objects define every kernel and meta function "
+        "the library's generated code calls",
+    )
     library(sp)
-    sp.add_argument("--include-prefix", required=True, metavar="P", help="the generated headers' prefix")
-    sp.add_argument("--kernel-symbols", required=True, metavar="FILE", help="`nm -A -C` of the kernels' objects")
-    sp.add_argument("--stamp", metavar="FILE", help="written when every definition is found (for Bazel)")
+    sp.add_argument(
+        "--include-prefix", required=True, metavar="P", help="the generated headers' prefix"
+    )
+    sp.add_argument(
+        "--kernel-symbols", required=True, metavar="FILE", help="`nm -A -C` of the kernels' objects"
+    )
+    sp.add_argument(
+        "--stamp", metavar="FILE", help="written when every definition is found (for Bazel)"
+    )
     return p
 
 
@@ -109,7 +156,10 @@ def _report(parsed: NativeYaml, no_warnings: bool) -> None:
     errors = sum(d.severity == "error" for d in diags)
     warnings = len(diags) - errors
     if errors:
-        print(f"{parsed.path}: {_count(errors, 'error')}, {_count(warnings, 'warning')}", file=sys.stderr)
+        print(
+            f"{parsed.path}: {_count(errors, 'error')}, {_count(warnings, 'warning')}",
+            file=sys.stderr,
+        )
 
 
 def _count(n: int, noun: str) -> str:
@@ -121,9 +171,11 @@ def summary(parsed: NativeYaml) -> str:
     generated = sum(f.generated for f in fns)
     structured = sum(g.structured for g in parsed.groups)
     warnings = len(parsed.diagnostics.warnings)
-    return (f"{parsed.path}: ok: {_count(len(fns), 'function')} ({len(fns) - generated} declared, "
-            f"{generated} autogenerated), {_count(len(parsed.groups), 'group')}, {structured} structured"
-            + (f", {_count(warnings, 'warning')}" if warnings else ""))
+    return (
+        f"{parsed.path}: ok: {_count(len(fns), 'function')} ({len(fns) - generated} declared, "
+        f"{generated} autogenerated), {_count(len(parsed.groups), 'group')}, {structured} structured"
+        + (f", {_count(warnings, 'warning')}" if warnings else "")
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,9 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a bug of ours, never the user's mistake: still no traceback
         if os.environ.get("CODEGEN_TRACEBACK"):
             raise
-        print(f"{args.file}:1:1: error: internal error of the generator: {type(e).__name__}: {e}\n"
-              "  hint: this is a bug in structured_ops, not in your file; please report it "
-              "(CODEGEN_TRACEBACK=1 shows the traceback)", file=sys.stderr)
+        print(
+            f"{args.file}:1:1: error: internal error of the generator: {type(e).__name__}: {e}\n"
+            "  hint: this is a bug in structured_ops, not in your file; please report it "
+            "(CODEGEN_TRACEBACK=1 shows the traceback)",
+            file=sys.stderr,
+        )
         return 2
 
 
@@ -154,18 +209,30 @@ def _generate_options_problem(args: argparse.Namespace) -> str | None:
     backends = [b for b in args.backends.split(",") if b]
     unknown = [b for b in backends if b not in RUNTIME_BACKENDS]
     if unknown or not backends:
-        return (f"--backends: the runtime has no backend key {', '.join(f'`{b}`' for b in unknown)}; "
-                f"use some of: {', '.join(RUNTIME_BACKENDS)}" if unknown else "--backends: name at least one backend")
+        return (
+            f"--backends: the runtime has no backend key {', '.join(f'`{b}`' for b in unknown)}; "
+            f"use some of: {', '.join(RUNTIME_BACKENDS)}"
+            if unknown
+            else "--backends: name at least one backend"
+        )
     if len(set(backends)) != len(backends):
         return "--backends: a backend is listed twice"
     parts = args.namespace.split("::")
-    if (not _CPP_NAMESPACE.match(args.namespace) or any(p in CPP_KEYWORDS for p in parts)
-            or args.namespace == "sops" or parts[0] == "std"):
-        return (f"--namespace: `{args.namespace}` cannot hold the library; write e.g. `my_ops` or "
-                "`acme::ops` (no C++ keyword; not `std`, nor `sops` itself: the runtime's)")
+    if (
+        not _CPP_NAMESPACE.match(args.namespace)
+        or any(p in CPP_KEYWORDS for p in parts)
+        or args.namespace == "sops"
+        or parts[0] == "std"
+    ):
+        return (
+            f"--namespace: `{args.namespace}` cannot hold the library; write e.g. `my_ops` or "
+            "`acme::ops` (no C++ keyword; not `std`, nor `sops` itself: the runtime's)"
+        )
     if args.shards < 1:
         return f"--shards must be at least 1, got {args.shards}"
-    prefix = args.include_prefix or os.path.basename(os.path.normpath(os.path.abspath(args.output_dir)))
+    prefix = args.include_prefix or os.path.basename(
+        os.path.normpath(os.path.abspath(args.output_dir))
+    )
     if not _INCLUDE_PREFIX.match(prefix):
         return f"--include-prefix: `{prefix}` cannot be an include directory; write e.g. `my_ops` or `gen/my_ops`"
     args.include_prefix = prefix
@@ -186,8 +253,14 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     if problem:
         print(f"{args.source_label}:1:1: error: {problem}", file=sys.stderr)
         return 1
-    lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards,
-                        static_dispatch=args.static_dispatch)
+    lib = build_library(
+        args.namespace,
+        args.backends,
+        parsed.functions,
+        parsed.groups,
+        args.shards,
+        static_dispatch=args.static_dispatch,
+    )
     if args.selected_ops is not None:
         from codegen.selective import select
 
@@ -199,8 +272,14 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
         if args.selection_report:
             with open(args.selection_report, "w", encoding="utf-8", newline="\n") as out:
                 out.write(lib.selection.report(lib.functions))
-    renderer = render.Renderer(lib, {"source": args.source_label, "namespace": args.namespace,
-                                     "include_prefix": args.include_prefix})
+    renderer = render.Renderer(
+        lib,
+        {
+            "source": args.source_label,
+            "namespace": args.namespace,
+            "include_prefix": args.include_prefix,
+        },
+    )
     outputs = files.output_files(args.backends, args.shards)
     if args.sources_only:
         outputs = [o for o in outputs if not o.header]
@@ -218,14 +297,23 @@ def _check_kernels(parsed: NativeYaml, args: argparse.Namespace) -> int:
     except SymbolsError as e:
         print(f"{args.kernel_symbols}:1:1: error: {e}", file=sys.stderr)
         return 1
-    lib = build_library(args.namespace, args.backends, parsed.functions, parsed.groups, args.shards,
-                        static_dispatch=args.static_dispatch)
+    lib = build_library(
+        args.namespace,
+        args.backends,
+        parsed.functions,
+        parsed.groups,
+        args.shards,
+        static_dispatch=args.static_dispatch,
+    )
     needed = needed_definitions(lib)
     missing = [n for n in needed if not symbols.objects_defining(n.name)]
     if missing:
         label = args.source_label
         print(format_missing(missing, label, args.include_prefix), file=sys.stderr)
-        print(f"{label}: {_count(len(missing), 'declared kernel')} without a definition", file=sys.stderr)
+        print(
+            f"{label}: {_count(len(missing), 'declared kernel')} without a definition",
+            file=sys.stderr,
+        )
         return 1
     if args.stamp:
         with open(args.stamp, "w", encoding="utf-8") as f:
@@ -244,11 +332,13 @@ def _backends_without_kernels(parsed: NativeYaml, backends: tuple[str, ...]) -> 
     if not have or not empty:
         return None
     listed = ", ".join(empty)
-    return (f"the library's backends include {listed}, but no operator in this file has a "
-            f"{' or '.join(f'`{b}:`' for b in empty)} kernel (it has {', '.join(f'`{k}:`' for k in have)} "
-            "kernels): there would be nothing to register for it\n"
-            f"  hint: add `{empty[0]}: my_kernel` under the `dispatch:` of the operators it runs, or "
-            f"take {listed} out of `backends` (structured_ops_library) / --backends")
+    return (
+        f"the library's backends include {listed}, but no operator in this file has a "
+        f"{' or '.join(f'`{b}:`' for b in empty)} kernel (it has {', '.join(f'`{k}:`' for k in have)} "
+        "kernels): there would be nothing to register for it\n"
+        f"  hint: add `{empty[0]}: my_kernel` under the `dispatch:` of the operators it runs, or "
+        f"take {listed} out of `backends` (structured_ops_library) / --backends"
+    )
 
 
 def _run(args: argparse.Namespace) -> int:

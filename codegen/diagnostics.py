@@ -64,10 +64,14 @@ class Diagnostics:
         self.items: list[Diagnostic] = []
 
     def error(self, pos: Position, message: str, hint: str | None = None) -> None:
-        self.items.append(Diagnostic(pos.path, pos.line, pos.column, ERROR, _one_line(message), _one_line(hint)))
+        self.items.append(
+            Diagnostic(pos.path, pos.line, pos.column, ERROR, _one_line(message), _one_line(hint))
+        )
 
     def warning(self, pos: Position, message: str, hint: str | None = None) -> None:
-        self.items.append(Diagnostic(pos.path, pos.line, pos.column, WARNING, _one_line(message), _one_line(hint)))
+        self.items.append(
+            Diagnostic(pos.path, pos.line, pos.column, WARNING, _one_line(message), _one_line(hint))
+        )
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -112,7 +116,7 @@ class NearMatches:
     def _near_keys(self, name: str) -> list[tuple[str, str]]:
         if len(name) > self.MAX_EDITED:
             return []
-        return [("~", name)] + [("~", name[:i] + name[i + 1:]) for i in range(len(name))]
+        return [("~", name)] + [("~", name[:i] + name[i + 1 :]) for i in range(len(name))]
 
     def _end_keys(self, name: str) -> list[tuple[str, str]]:
         return [("<", name[:3]), (">", name[-3:])]
@@ -136,7 +140,9 @@ class NearMatches:
         if self.group is not None:
             # Names of the same group first: `add.Tensr` is `add.Tensor`, not `sub.Tensor`.
             g = self.group(word)
-            same = [n for n in self.names if self.group(n) == g] if small else self._lookup([("=", g)])
+            same = (
+                [n for n in self.names if self.group(n) == g] if small else self._lookup([("=", g)])
+            )
             close = difflib.get_close_matches(word, same, n=1)
             if close:
                 return close[0]

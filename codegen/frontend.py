@@ -23,7 +23,15 @@ from codegen.model.groups import NativeFunctionsGroup, group_functions, pre_grou
 from codegen.model.tags import load_tags
 from codegen.validate import check_entry, check_file, check_schema, remove_duplicates
 from codegen.validate.cpp_checks import check_cpp
-from codegen.yaml_loader import NULL_TAG, ScalarNode, SequenceNode, compose, describe, position, read_text
+from codegen.yaml_loader import (
+    NULL_TAG,
+    ScalarNode,
+    SequenceNode,
+    compose,
+    describe,
+    position,
+    read_text,
+)
 
 TAGS_FILE = "tags.yaml"
 
@@ -44,7 +52,11 @@ class NativeYaml:
 def default_tags_path(path: str) -> str | None:
     """tags.yaml next to the yaml file, if there is one."""
     candidate = os.path.join(os.path.dirname(path), TAGS_FILE)
-    return candidate if os.path.isfile(candidate) and os.path.abspath(candidate) != os.path.abspath(path) else None
+    return (
+        candidate
+        if os.path.isfile(candidate) and os.path.abspath(candidate) != os.path.abspath(path)
+        else None
+    )
 
 
 @contextlib.contextmanager
@@ -79,16 +91,25 @@ def _load(path: str, tags_path: str | None) -> NativeYaml:
     root = compose(text, path, diags)
     if root is None:
         if not diags.has_errors():
-            diags.warning(Position(path, 1, 1), "the file has no entries",
-                          "add entries such as `- func: my_op(Tensor self) -> Tensor`")
+            diags.warning(
+                Position(path, 1, 1),
+                "the file has no entries",
+                "add entries such as `- func: my_op(Tensor self) -> Tensor`",
+            )
         return result
     if isinstance(root, ScalarNode) and root.tag == NULL_TAG:
-        diags.warning(position(root, path), "the file has no entries",
-                      "add entries such as `- func: my_op(Tensor self) -> Tensor`")
+        diags.warning(
+            position(root, path),
+            "the file has no entries",
+            "add entries such as `- func: my_op(Tensor self) -> Tensor`",
+        )
         return result
     if not isinstance(root, SequenceNode):
-        diags.error(position(root, path), f"the file must be a list of entries, not {describe(root)}",
-                    "start each entry with `- func: ...`")
+        diags.error(
+            position(root, path),
+            f"the file must be a list of entries, not {describe(root)}",
+            "start each entry with `- func: ...`",
+        )
         return result
 
     parser = EntryParser(path, diags, valid_tags)
@@ -114,4 +135,3 @@ def _load(path: str, tags_path: str | None) -> NativeYaml:
     result.functions = functions
     result.groups = groups
     return result
-

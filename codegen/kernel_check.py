@@ -40,17 +40,32 @@ def needed_definitions(lib: Library) -> list[Needed]:
             group = lib.group_of(w.function)
             out = group.out
             if w.body.impl_args is not None:
-                impl = w.body.parent.rsplit("::", 1)[-1][len("structured_"):]
-                need(f"{w.body.parent}::impl", out, f"the {w.key} impl of {out.key}",
-                     f"`SOPS_IMPL_FUNC({impl})(...) {{ ... }}`")
+                impl = w.body.parent.rsplit("::", 1)[-1][len("structured_") :]
+                need(
+                    f"{w.body.parent}::impl",
+                    out,
+                    f"the {w.key} impl of {out.key}",
+                    f"`SOPS_IMPL_FUNC({impl})(...) {{ ... }}`",
+                )
             name = group.functional.func.name
-            macro = (f"SOPS_META_FUNC2({name.name}, {name.overload_name})" if name.overload_name
-                     else f"SOPS_META_FUNC({name.name})")
-            need(f"{w.body.meta_struct}::meta", out,
-                 f"the meta function of {out.key}", f"`{macro}(...) {{ ... }}`")
+            macro = (
+                f"SOPS_META_FUNC2({name.name}, {name.overload_name})"
+                if name.overload_name
+                else f"SOPS_META_FUNC({name.name})"
+            )
+            need(
+                f"{w.body.meta_struct}::meta",
+                out,
+                f"the meta function of {out.key}",
+                f"`{macro}(...) {{ ... }}`",
+            )
         elif w.kind == "kernel":
-            need(w.body.kernel, w.function, f"the {w.key} kernel of {w.op}",
-                 f"`{w.body.kernel.lstrip(':')}(...) {{ ... }}`")
+            need(
+                w.body.kernel,
+                w.function,
+                f"the {w.key} kernel of {w.op}",
+                f"`{w.body.kernel.lstrip(':')}(...) {{ ... }}`",
+            )
     return sorted(found.values(), key=lambda n: (n.declared_by.source.line, n.name))
 
 
@@ -58,8 +73,12 @@ def format_missing(missing: list[Needed], source_label: str, include_prefix: str
     lines = []
     for n in missing:
         s = n.declared_by.source
-        lines.append(f"{source_label}:{s.line}:{s.column}: error: `{n.name}`, {n.what}, is declared "
-                     "but no source of the library defines it")
-        lines.append(f"  hint: write {n.definition} in one of the library's srcs (or a cc_library of "
-                     f"its deps), as {include_prefix}/NativeFunctions.h declares it")
+        lines.append(
+            f"{source_label}:{s.line}:{s.column}: error: `{n.name}`, {n.what}, is declared "
+            "but no source of the library defines it"
+        )
+        lines.append(
+            f"  hint: write {n.definition} in one of the library's srcs (or a cc_library of "
+            f"its deps), as {include_prefix}/NativeFunctions.h declares it"
+        )
     return "\n".join(lines)

@@ -59,7 +59,9 @@ class _Loader(_Base):  # type: ignore[misc,valid-type]
         return super().resolve(kind, value, implicit)
 
 
-_BOOL_WORDS = frozenset("yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF".split())
+_BOOL_WORDS = frozenset(
+    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF".split()
+)
 _NULL_WORDS = frozenset(("null", "Null", "NULL"))
 
 Node = yaml.Node
@@ -73,16 +75,22 @@ def read_text(path: str, diags: Diagnostics) -> str | None:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        diags.error(Position(path, 1, 1), f"cannot read the file: {e.strerror or e}",
-                    "check the path; it is relative to the current directory")
+        diags.error(
+            Position(path, 1, 1),
+            f"cannot read the file: {e.strerror or e}",
+            "check the path; it is relative to the current directory",
+        )
         return None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        diags.error(Position(path, line, col), "the file is not valid UTF-8",
-                    "save the file with UTF-8 encoding")
+        diags.error(
+            Position(path, line, col),
+            "the file is not valid UTF-8",
+            "save the file with UTF-8 encoding",
+        )
         return None
 
 
@@ -134,8 +142,10 @@ def too_deep(text: str, limit: int = MAX_NESTING) -> yaml.Mark | None:
     return None
 
 
-_NESTING_HINT = ("a native_functions.yaml nests 3 levels: a list of entries, each a mapping whose values "
-                 "are strings, lists or mappings; look for unclosed `[` or `{`")
+_NESTING_HINT = (
+    "a native_functions.yaml nests 3 levels: a list of entries, each a mapping whose values "
+    "are strings, lists or mappings; look for unclosed `[` or `{`"
+)
 
 
 def compose(text: str, path: str, diags: Diagnostics) -> Node | None:
@@ -144,15 +154,20 @@ def compose(text: str, path: str, diags: Diagnostics) -> Node | None:
     if bound is None or bound > _SAFE_DEPTH:
         mark = too_deep(text)
         if mark is not None:
-            diags.error(Position(path, mark.line + 1, mark.column + 1),
-                        f"the YAML nests lists and mappings more than {MAX_NESTING} levels deep", _NESTING_HINT)
+            diags.error(
+                Position(path, mark.line + 1, mark.column + 1),
+                f"the YAML nests lists and mappings more than {MAX_NESTING} levels deep",
+                _NESTING_HINT,
+            )
             return None
     enabled = gc.isenabled()
     gc.disable()
     try:
         return yaml.compose(text, Loader=_Loader)
     except RecursionError:  # the pure-Python composer (PyYAML without libyaml) on a deep file
-        diags.error(Position(path, 1, 1), "the YAML nests lists and mappings too deeply", _NESTING_HINT)
+        diags.error(
+            Position(path, 1, 1), "the YAML nests lists and mappings too deeply", _NESTING_HINT
+        )
         return None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -165,12 +180,18 @@ def compose(text: str, path: str, diags: Diagnostics) -> Node | None:
         line = text.count("\n", 0, at) + 1 if at >= 0 else 1
         col = at - text.rfind("\n", 0, at) if at >= 0 else 1
         code = f"U+{e.character:04X}" if isinstance(e.character, int) else "?"
-        diags.error(Position(path, line, col), f"invalid YAML: the character {code} is not allowed",
-                    "delete it: YAML files hold printable text only (tabs and line breaks aside)")
+        diags.error(
+            Position(path, line, col),
+            f"invalid YAML: the character {code} is not allowed",
+            "delete it: YAML files hold printable text only (tabs and line breaks aside)",
+        )
         return None
     except yaml.YAMLError as e:
-        diags.error(Position(path, 1, 1), "invalid YAML: " + " ".join(str(e).split()),
-                    "the file must be readable text in YAML syntax")
+        diags.error(
+            Position(path, 1, 1),
+            "invalid YAML: " + " ".join(str(e).split()),
+            "the file must be readable text in YAML syntax",
+        )
         return None
     finally:
         if enabled:
@@ -179,7 +200,7 @@ def compose(text: str, path: str, diags: Diagnostics) -> Node | None:
 
 def _syntax_hint(problem: str) -> str:
     if "mapping values are not allowed" in problem:
-        return "a value that contains `: ` must be quoted, e.g. func: \"...\""
+        return 'a value that contains `: ` must be quoted, e.g. func: "..."'
     if "found character '\\t'" in problem or "tab" in problem:
         return "YAML indentation must use spaces, not tabs"
     if "could not find expected ':'" in problem:

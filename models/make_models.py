@@ -160,7 +160,10 @@ def main(argv) -> int:
     names = argv or list(MODELS)
     unknown = [n for n in names if n not in MODELS]
     if unknown:
-        print(f"make_models.py: error: unknown model(s) {unknown}; known: {list(MODELS)}", file=sys.stderr)
+        print(
+            f"make_models.py: error: unknown model(s) {unknown}; known: {list(MODELS)}",
+            file=sys.stderr,
+        )
         return 1
     for name in names:
         model, inputs = MODELS[name]()

@@ -38,8 +38,11 @@ def _padding(offset: int, name: str) -> bytes:
 def strip_debug_info(path: str) -> None:
     """Rewrites the TorchScript archive at `path` without its `.debug_pkl` records."""
     with zipfile.ZipFile(path) as src:
-        records = [(info.filename, src.read(info)) for info in src.infolist()
-                   if not info.filename.endswith(".debug_pkl")]
+        records = [
+            (info.filename, src.read(info))
+            for info in src.infolist()
+            if not info.filename.endswith(".debug_pkl")
+        ]
     with open(path, "wb") as f, zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as dst:
         for name, data in records:
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))

@@ -46,14 +46,18 @@ def load_program(path: str):
         raise CliError(f"{path}: no such file")
     if not os.path.isfile(path):
         raise CliError(f"{path}: not a file")
-    logging.disable(logging.WARNING)  # torch.export.load logs a traceback before its fallback reader
+    logging.disable(
+        logging.WARNING
+    )  # torch.export.load logs a traceback before its fallback reader
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ep = torch.export.load(path)
     except Exception as e:  # pylint: disable=broad-except  (any reason the archive is unreadable)
         reason = _one_line(e) or type(e).__name__
-        raise CliError(f"{path}: not a readable torch.export archive (.pt2 from torch.export.save): {reason}") from None
+        raise CliError(
+            f"{path}: not a readable torch.export archive (.pt2 from torch.export.save): {reason}"
+        ) from None
     finally:
         logging.disable(logging.NOTSET)
     try:
@@ -61,18 +65,23 @@ def load_program(path: str):
             warnings.simplefilter("ignore")
             return ep.run_decompositions()
     except Exception as e:  # pylint: disable=broad-except
-        raise CliError(f"{path}: run_decompositions() failed: {type(e).__name__}: {_one_line(e)}") from None
+        raise CliError(
+            f"{path}: run_decompositions() failed: {type(e).__name__}: {_one_line(e)}"
+        ) from None
 
 
 def convert(path: str) -> bytes:
     """The lite model bytes of the .pt2 at `path`; CliError on anything it cannot express."""
     import torch  # pylint: disable=import-outside-toplevel
-
     from exported_graph import convert_program  # pylint: disable=import-outside-toplevel
     from schema_args import ConvertError  # pylint: disable=import-outside-toplevel
 
     ep = load_program(path)
-    metadata = [("producer", PRODUCER), ("torch_version", torch.__version__), ("source", os.path.basename(path))]
+    metadata = [
+        ("producer", PRODUCER),
+        ("torch_version", torch.__version__),
+        ("source", os.path.basename(path)),
+    ]
     try:
         return serialize(convert_program(ep, metadata))
     except ConvertError as e:
@@ -83,8 +92,12 @@ def convert(path: str) -> bytes:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("model", metavar="MODEL.pt2", help="a torch.export archive (torch.export.save)")
-    parser.add_argument("-o", "--output", required=True, metavar="MODEL_FILE", help="the lite model file to write")
+    parser.add_argument(
+        "model", metavar="MODEL.pt2", help="a torch.export archive (torch.export.save)"
+    )
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="MODEL_FILE", help="the lite model file to write"
+    )
     args = parser.parse_args(argv)
     try:
         import torch  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
@@ -102,7 +115,10 @@ def main(argv=None) -> int:
         print(f"{PROG}: error: {args.output}: cannot write: {e.strerror or e}", file=sys.stderr)
         return 1
     except Exception as e:  # pylint: disable=broad-except  (one line, never a traceback)
-        print(f"{PROG}: error: {args.model}: internal error: {type(e).__name__}: {_one_line(e)}", file=sys.stderr)
+        print(
+            f"{PROG}: error: {args.model}: internal error: {type(e).__name__}: {_one_line(e)}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -16,11 +16,9 @@ message starts with the node's name (and operator).
 import operator
 
 import torch
-from torch.export.graph_signature import InputKind, OutputKind, TensorArgument
-
 from lite_model import Constant, Input, LiteModel, Node, Output, TensorDesc
 from schema_args import ConvertError, dtype_code, encode_arguments
-
+from torch.export.graph_signature import InputKind, OutputKind, TensorArgument
 
 # Checks that hold by construction in a static graph, left out: `.to()` asserts its input's
 # dtype, device and layout, which the exported input descriptions already fix.
@@ -41,8 +39,10 @@ def _static_sizes(val, what: str) -> tuple:
     sizes = []
     for d, size in enumerate(val.shape):
         if not isinstance(size, int):
-            raise ConvertError(f"{what}: dimension {d} is symbolic ({size}); dynamic shapes are not supported, "
-                               "export with static shapes (no dynamic_shapes=)")
+            raise ConvertError(
+                f"{what}: dimension {d} is symbolic ({size}); dynamic shapes are not supported, "
+                "export with static shapes (no dynamic_shapes=)"
+            )
         sizes.append(size)
     return tuple(sizes)
 
@@ -62,8 +62,11 @@ class _Converter:
         self.model = LiteModel()
         self.slot_of = {}  # fx node -> slot (single-tensor values)
         self.slots_of = {}  # fx node -> its output slots (multi-output nodes)
-        self.specs = {spec.arg.name: spec for spec in ep.graph_signature.input_specs
-                      if isinstance(spec.arg, TensorArgument)}
+        self.specs = {
+            spec.arg.name: spec
+            for spec in ep.graph_signature.input_specs
+            if isinstance(spec.arg, TensorArgument)
+        }
 
     def new_slot(self) -> int:
         self.model.num_values += 1
@@ -72,7 +75,9 @@ class _Converter:
     def placeholder(self, node):
         spec = self.specs.get(node.name)
         if spec is None:
-            raise _node_error(node, "an input that is not a tensor; only tensor inputs are supported")
+            raise _node_error(
+                node, "an input that is not a tensor; only tensor inputs are supported"
+            )
         if spec.kind == InputKind.USER_INPUT:
             val = node.meta.get("val")
             if not isinstance(val, torch.Tensor):
@@ -91,13 +96,19 @@ class _Converter:
         else:
             raise _node_error(node, f"a {spec.kind.name} input, which the format cannot hold")
         if not isinstance(tensor, torch.Tensor):
-            raise _node_error(node, f"no tensor for {spec.kind.name.lower()} '{spec.target}' in the program")
+            raise _node_error(
+                node, f"no tensor for {spec.kind.name.lower()} '{spec.target}' in the program"
+            )
         what = f"node '{node.name}' ({spec.kind.name.lower()} '{spec.target}')"
         if tensor.layout != torch.strided or tensor.is_quantized:
-            raise ConvertError(f"{what}: a {tensor.layout} tensor; the format holds dense strided tensors only")
+            raise ConvertError(
+                f"{what}: a {tensor.layout} tensor; the format holds dense strided tensors only"
+            )
         desc = TensorDesc(dtype_code(tensor.dtype, what), tuple(tensor.shape))
         self.slot_of[node] = self.new_slot()
-        self.model.constants.append(Constant(spec.target, self.slot_of[node], desc, tensor_bytes(tensor)))
+        self.model.constants.append(
+            Constant(spec.target, self.slot_of[node], desc, tensor_bytes(tensor))
+        )
 
     def lift_number(self, node, arg_name: str, number) -> int:
         """The slot of a 0-dim constant `{node}.{arg}` for a number passed as a Tensor.
@@ -114,7 +125,9 @@ class _Converter:
             dtype = torch.int64
         else:
             vals = [a.meta.get("val") for a in node.args if isinstance(a, torch.fx.Node)]
-            floating = [v for v in vals if isinstance(v, torch.Tensor) and v.dtype.is_floating_point]
+            floating = [
+                v for v in vals if isinstance(v, torch.Tensor) and v.dtype.is_floating_point
+            ]
             if any(v.dim() > 0 for v in floating):
                 dtype = torch.float64
             else:
@@ -122,7 +135,9 @@ class _Converter:
         tensor = torch.tensor(number, dtype=dtype)
         slot = self.new_slot()
         desc = TensorDesc(dtype_code(dtype, f"argument '{arg_name}'"), ())
-        self.model.constants.append(Constant(f"{node.name}.{arg_name}", slot, desc, tensor_bytes(tensor)))
+        self.model.constants.append(
+            Constant(f"{node.name}.{arg_name}", slot, desc, tensor_bytes(tensor))
+        )
         return slot
 
     def operator_index(self, name: str) -> int:
@@ -132,10 +147,16 @@ class _Converter:
 
     def getitem(self, node):
         source, index = node.args
-        if source not in self.slots_of or not isinstance(index, int) or not -len(self.slots_of[source]) <= index \
-                < len(self.slots_of[source]):
-            raise _node_error(node, f"getitem({getattr(source, 'name', source)!r}, {index!r}) does not name an "
-                              "output of a multi-output operator")
+        if (
+            source not in self.slots_of
+            or not isinstance(index, int)
+            or not -len(self.slots_of[source]) <= index < len(self.slots_of[source])
+        ):
+            raise _node_error(
+                node,
+                f"getitem({getattr(source, 'name', source)!r}, {index!r}) does not name an "
+                "output of a multi-output operator",
+            )
         self.slot_of[node] = self.slots_of[source][index]
 
     def call(self, node):
@@ -145,10 +166,16 @@ class _Converter:
             return
         schema = op._schema
         if schema.is_mutable:
-            raise _node_error(node, "the operator writes to an argument; the format holds functional graphs only "
-                              "(run_decompositions() should have removed it)", name)
+            raise _node_error(
+                node,
+                "the operator writes to an argument; the format holds functional graphs only "
+                "(run_decompositions() should have removed it)",
+                name,
+            )
         try:
-            args = encode_arguments(op, node, self.slot_of, lambda arg, number: self.lift_number(node, arg, number))
+            args = encode_arguments(
+                op, node, self.slot_of, lambda arg, number: self.lift_number(node, arg, number)
+            )
         except ConvertError as e:
             raise _node_error(node, str(e), name) from None
         returns = [str(r.real_type) for r in schema.returns]
@@ -162,12 +189,16 @@ class _Converter:
         unpack = returns == ["List[Tensor]"]
         if unpack:
             if not isinstance(val, (list, tuple)):
-                raise _node_error(node, "a Tensor[] return without its list of values in node.meta['val']", name)
+                raise _node_error(
+                    node, "a Tensor[] return without its list of values in node.meta['val']", name
+                )
             count = len(val)
         elif all(r == "Tensor" for r in returns):
             count = len(returns)
         else:
-            raise _node_error(node, f"returns ({', '.join(returns)}); the format's slots hold tensors only", name)
+            raise _node_error(
+                node, f"returns ({', '.join(returns)}); the format's slots hold tensors only", name
+            )
         outs = [self.new_slot() for _ in range(count)]
         if count == 1 and not unpack:
             self.slot_of[node] = outs[0]
@@ -181,32 +212,52 @@ class _Converter:
             spelled = f"torch.ops.higher_order.{target.name()}"
         else:
             spelled = f"{getattr(target, '__module__', None) or 'builtins'}.{getattr(target, '__qualname__', target)}"
-        raise _node_error(node, f"calls {spelled}, which is not an ATen operator overload (higher-order ops such as "
-                          "cond, map and while_loop, and Python functions, are not supported)", spelled)
+        raise _node_error(
+            node,
+            f"calls {spelled}, which is not an ATen operator overload (higher-order ops such as "
+            "cond, map and while_loop, and Python functions, are not supported)",
+            spelled,
+        )
 
     def output(self, node):
         specs = self.ep.graph_signature.output_specs
         values = node.args[0] if isinstance(node.args[0], (tuple, list)) else [node.args[0]]
         if len(values) != len(specs):
-            raise _node_error(node, f"{len(values)} outputs but the graph signature lists {len(specs)}")
+            raise _node_error(
+                node, f"{len(values)} outputs but the graph signature lists {len(specs)}"
+            )
         for spec, value in zip(specs, values):
             if spec.kind != OutputKind.USER_OUTPUT:
-                raise _node_error(node, f"a {spec.kind.name} output (mutated buffers or inputs are not supported; "
-                                  "make the model functional)")
+                raise _node_error(
+                    node,
+                    f"a {spec.kind.name} output (mutated buffers or inputs are not supported; "
+                    "make the model functional)",
+                )
             if not isinstance(value, torch.fx.Node) or value not in self.slot_of:
-                raise _node_error(node, f"output {value!r} is not a tensor of the graph (constant outputs are not "
-                                  "supported)")
+                raise _node_error(
+                    node,
+                    f"output {value!r} is not a tensor of the graph (constant outputs are not "
+                    "supported)",
+                )
             self.model.outputs.append(Output(spec.arg.name, self.slot_of[value]))
 
     def run(self) -> LiteModel:
         signature = self.ep.graph_signature
-        for kind, mutated in (("buffer", signature.buffers_to_mutate), ("input", signature.user_inputs_to_mutate)):
+        for kind, mutated in (
+            ("buffer", signature.buffers_to_mutate),
+            ("input", signature.user_inputs_to_mutate),
+        ):
             for node_name, target in mutated.items():
-                raise ConvertError(f"node '{node_name}': its value is written back to {kind} '{target}'; mutated "
-                                   "buffers and inputs are not supported (return the new value instead)")
+                raise ConvertError(
+                    f"node '{node_name}': its value is written back to {kind} '{target}'; mutated "
+                    "buffers and inputs are not supported (return the new value instead)"
+                )
         for node in self.ep.graph.nodes:  # a higher-order op before its get_attr submodules
-            if node.op == "call_function" and not isinstance(node.target, torch._ops.OpOverload) \
-                    and node.target is not operator.getitem:
+            if (
+                node.op == "call_function"
+                and not isinstance(node.target, torch._ops.OpOverload)
+                and node.target is not operator.getitem
+            ):
                 self.unsupported_call(node)
         for node in self.ep.graph.nodes:
             if node.op == "placeholder":
@@ -220,8 +271,11 @@ class _Converter:
             elif node.op == "output":
                 self.output(node)
             else:
-                raise _node_error(node, f"a '{node.op}' node ({node.target}); the format holds operator calls only "
-                                  "(no submodules or attributes)")
+                raise _node_error(
+                    node,
+                    f"a '{node.op}' node ({node.target}); the format holds operator calls only "
+                    "(no submodules or attributes)",
+                )
         return self.model
 
 
@@ -230,4 +284,3 @@ def convert_program(ep: torch.export.ExportedProgram, metadata: list) -> LiteMod
     model = _Converter(ep).run()
     model.metadata = list(metadata)
     return model
-

@@ -157,7 +157,9 @@ def _check_str(text, what: str) -> bytes:
         raise LiteModelError(f"{what}: expected a string, got {type(text).__name__}")
     raw = text.encode("utf-8")
     if len(raw) > MAX_STR_BYTES:
-        raise LiteModelError(f"{what}: {len(raw)} bytes of UTF-8, more than the {MAX_STR_BYTES} a str may hold")
+        raise LiteModelError(
+            f"{what}: {len(raw)} bytes of UTF-8, more than the {MAX_STR_BYTES} a str may hold"
+        )
     return raw
 
 
@@ -174,14 +176,18 @@ def _check_int(value, lo: int, hi: int, what: str) -> None:
 def check_desc(desc: TensorDesc, what: str) -> None:
     """A tensor_desc's rules: a known dtype code, ndim <= 16, sizes >= 0, bytes in 63 bits."""
     if desc.dtype not in DTYPES:
-        raise LiteModelError(f"{what}: dtype code {desc.dtype!r} is not one of {sorted(DTYPES)} (FORMAT.md, dtype codes)")
+        raise LiteModelError(
+            f"{what}: dtype code {desc.dtype!r} is not one of {sorted(DTYPES)} (FORMAT.md, dtype codes)"
+        )
     if len(desc.sizes) > MAX_NDIM:
         raise LiteModelError(f"{what}: {len(desc.sizes)} dimensions, more than {MAX_NDIM}")
     for size in desc.sizes:
         _check_int(size, 0, 2**63 - 1, f"{what}: size")
     span = math.prod(max(size, 1) for size in desc.sizes) * DTYPES[desc.dtype][1]
     if span >= 2**63:  # sizes of 0 counted as 1: what strides are computed in
-        raise LiteModelError(f"{what}: {desc.sizes} of {DTYPES[desc.dtype][0]} spans 2**63 bytes or more")
+        raise LiteModelError(
+            f"{what}: {desc.sizes} of {DTYPES[desc.dtype][0]} spans 2**63 bytes or more"
+        )
 
 
 def _check_arg(arg: Arg, defined: set, what: str) -> None:
@@ -213,16 +219,23 @@ def _check_arg(arg: Arg, defined: set, what: str) -> None:
             raise LiteModelError(f"{what}: a {tag.name} argument needs a sequence, got {value!r}")
         _check_count(len(value), what)
         for i, item in enumerate(value):
-            element = Arg({Tag.INTS: Tag.INT, Tag.FLOATS: Tag.FLOAT, Tag.BOOLS: Tag.BOOL}.get(tag, Tag.VALUE), item)
+            element = Arg(
+                {Tag.INTS: Tag.INT, Tag.FLOATS: Tag.FLOAT, Tag.BOOLS: Tag.BOOL}.get(tag, Tag.VALUE),
+                item,
+            )
             if tag == Tag.OPT_TENSORS and item is None:
                 continue
             _check_arg(element, defined, f"{what}[{i}]")
     elif tag == Tag.SCALAR_TYPE:
         if value not in DTYPES or isinstance(value, bool):
-            raise LiteModelError(f"{what}: ScalarType code {value!r} is not one of {sorted(DTYPES)}")
+            raise LiteModelError(
+                f"{what}: ScalarType code {value!r} is not one of {sorted(DTYPES)}"
+            )
     elif tag == Tag.LAYOUT:
         if value != 0 or isinstance(value, bool):
-            raise LiteModelError(f"{what}: layout {value!r} is not 0 (strided), the only layout of the format")
+            raise LiteModelError(
+                f"{what}: layout {value!r} is not 0 (strided), the only layout of the format"
+            )
     elif tag == Tag.DEVICE:
         if not (isinstance(value, tuple) and len(value) == 2):
             raise LiteModelError(f"{what}: a Device is (type code, index), got {value!r}")
@@ -247,7 +260,12 @@ def validate(model: LiteModel) -> None:
     defined: set = set()
 
     def define(slot, what):
-        _check_int(slot, 0, model.num_values - 1, f"{what}: slot (there are {model.num_values} value slots)")
+        _check_int(
+            slot,
+            0,
+            model.num_values - 1,
+            f"{what}: slot (there are {model.num_values} value slots)",
+        )
         if slot in defined:
             raise LiteModelError(f"{what}: slot {slot} is defined a second time")
         defined.add(slot)
@@ -260,9 +278,15 @@ def validate(model: LiteModel) -> None:
         define(c.slot, what)
         check_desc(c.desc, what)
         if not isinstance(c.data, (bytes, bytearray, memoryview)) or len(c.data) != c.desc.nbytes():
-            size = len(c.data) if isinstance(c.data, (bytes, bytearray, memoryview)) else type(c.data).__name__
-            raise LiteModelError(f"{what}: {size} bytes of data, but {c.desc.sizes} of "
-                                 f"{DTYPES[c.desc.dtype][0]} is {c.desc.nbytes()} bytes")
+            size = (
+                len(c.data)
+                if isinstance(c.data, (bytes, bytearray, memoryview))
+                else type(c.data).__name__
+            )
+            raise LiteModelError(
+                f"{what}: {size} bytes of data, but {c.desc.sizes} of "
+                f"{DTYPES[c.desc.dtype][0]} is {c.desc.nbytes()} bytes"
+            )
     for i in model.inputs:
         what = f"input {i.name!r}"
         _check_str(i.name, what)
@@ -290,8 +314,12 @@ def validate(model: LiteModel) -> None:
         if out.slot not in defined:
             raise LiteModelError(f"{what}: slot {out.slot} is never defined")
     if len(defined) != model.num_values:
-        missing = list(itertools.islice((s for s in range(model.num_values) if s not in defined), 5))
-        raise LiteModelError(f"values: {model.num_values} slots but slots {missing} are never defined")
+        missing = list(
+            itertools.islice((s for s in range(model.num_values) if s not in defined), 5)
+        )
+        raise LiteModelError(
+            f"values: {model.num_values} slots but slots {missing} are never defined"
+        )
 
 
 def align(n: int) -> int:
@@ -335,10 +363,23 @@ class _Writer:
     def arg(self, a: Arg):
         self.u8(a.tag)
         v = a.value
-        scalar = {Tag.VALUE: self.u32, Tag.INT: self.i64, Tag.FLOAT: self.f64, Tag.BOOL: self.u8,
-                  Tag.STR: self.str, Tag.SCALAR_TYPE: self.u8, Tag.LAYOUT: self.u8, Tag.MEMORY_FORMAT: self.u8}
-        lists = {Tag.INTS: self.i64, Tag.FLOATS: self.f64, Tag.BOOLS: self.u8, Tag.TENSORS: self.u32,
-                 Tag.OPT_TENSORS: lambda s: self.u32(NONE_SLOT if s is None else s)}
+        scalar = {
+            Tag.VALUE: self.u32,
+            Tag.INT: self.i64,
+            Tag.FLOAT: self.f64,
+            Tag.BOOL: self.u8,
+            Tag.STR: self.str,
+            Tag.SCALAR_TYPE: self.u8,
+            Tag.LAYOUT: self.u8,
+            Tag.MEMORY_FORMAT: self.u8,
+        }
+        lists = {
+            Tag.INTS: self.i64,
+            Tag.FLOATS: self.f64,
+            Tag.BOOLS: self.u8,
+            Tag.TENSORS: self.u32,
+            Tag.OPT_TENSORS: lambda s: self.u32(NONE_SLOT if s is None else s),
+        }
         if a.tag in scalar:
             scalar[a.tag](v)
         elif a.tag in lists:

@@ -9,15 +9,46 @@ naming the byte offset.
 
 import struct
 
-from lite_model import (ALIGN, DTYPE_CODES, DTYPES, HEADER_SIZE, MAGIC, MAX_NDIM, MAX_STR_BYTES,
-                        NONE_SLOT, VERSION, Arg, Constant, Input, LiteModel, LiteModelError, Node,
-                        Output, Tag, TensorDesc, check_desc, validate)
+from lite_model import (
+    ALIGN,
+    DTYPE_CODES,
+    DTYPES,
+    HEADER_SIZE,
+    MAGIC,
+    MAX_NDIM,
+    MAX_STR_BYTES,
+    NONE_SLOT,
+    VERSION,
+    Arg,
+    Constant,
+    Input,
+    LiteModel,
+    LiteModelError,
+    Node,
+    Output,
+    Tag,
+    TensorDesc,
+    check_desc,
+    validate,
+)
 
 # The fewest bytes one element of a list can take, to check a count before reading it.
-_MIN_ENTRY = {"str": 4, "metadata": 8, "constant": 4 + 4 + 2 + 16, "input": 4 + 4 + 2,
-              "node": 4 + 4 + 4 + 1 + 4, "output": 8, "arg": 1}
-_LIST_ITEM = {Tag.INTS: ("<q", 8), Tag.FLOATS: ("<d", 8), Tag.BOOLS: ("<B", 1),
-              Tag.TENSORS: ("<I", 4), Tag.OPT_TENSORS: ("<I", 4)}
+_MIN_ENTRY = {
+    "str": 4,
+    "metadata": 8,
+    "constant": 4 + 4 + 2 + 16,
+    "input": 4 + 4 + 2,
+    "node": 4 + 4 + 4 + 1 + 4,
+    "output": 8,
+    "arg": 1,
+}
+_LIST_ITEM = {
+    Tag.INTS: ("<q", 8),
+    Tag.FLOATS: ("<d", 8),
+    Tag.BOOLS: ("<B", 1),
+    Tag.TENSORS: ("<I", 4),
+    Tag.OPT_TENSORS: ("<I", 4),
+}
 
 
 class _Reader:
@@ -31,8 +62,10 @@ class _Reader:
 
     def take(self, n: int, what: str) -> bytes:
         if n > self.end - self.pos:
-            self.fail(f"{what} needs {n} bytes, {self.end - self.pos} are left before the data blob")
-        chunk = self.data[self.pos:self.pos + n]
+            self.fail(
+                f"{what} needs {n} bytes, {self.end - self.pos} are left before the data blob"
+            )
+        chunk = self.data[self.pos : self.pos + n]
         self.pos += n
         return chunk
 
@@ -54,7 +87,10 @@ class _Reader:
         n = self.u32(f"the count of {what}")
         least = _MIN_ENTRY[entry] if entry else size
         if n * least > self.end - self.pos:
-            self.fail(f"{n} {what} cannot fit in the {self.end - self.pos} bytes left before the data blob", at)
+            self.fail(
+                f"{n} {what} cannot fit in the {self.end - self.pos} bytes left before the data blob",
+                at,
+            )
         return n
 
     def str(self, what: str) -> str:
@@ -122,18 +158,26 @@ class _Reader:
 
 def _header(data: bytes):
     if len(data) < HEADER_SIZE:
-        raise LiteModelError(f"byte 0: a file of {len(data)} bytes is shorter than the {HEADER_SIZE}-byte header")
+        raise LiteModelError(
+            f"byte 0: a file of {len(data)} bytes is shorter than the {HEADER_SIZE}-byte header"
+        )
     if data[:8] != MAGIC:
         raise LiteModelError(f"byte 0: magic {data[:8]!r} is not {MAGIC!r}")
     version, flags, data_offset, data_size = struct.unpack_from("<IIQQ", data, 8)
     if version != VERSION:
-        raise LiteModelError(f"byte 8: version {version}; this reader supports version {VERSION} only")
+        raise LiteModelError(
+            f"byte 8: version {version}; this reader supports version {VERSION} only"
+        )
     if flags != 0:
         raise LiteModelError(f"byte 12: flags {flags:#x}, but they are reserved and must be 0")
     if data_offset % ALIGN or data_offset < HEADER_SIZE:
-        raise LiteModelError(f"byte 16: data_offset {data_offset} is not a multiple of {ALIGN} that is >= {HEADER_SIZE}")
+        raise LiteModelError(
+            f"byte 16: data_offset {data_offset} is not a multiple of {ALIGN} that is >= {HEADER_SIZE}"
+        )
     if data_offset + data_size != len(data):
-        raise LiteModelError(f"byte 24: data_offset {data_offset} + data_size {data_size} != the file's {len(data)} bytes")
+        raise LiteModelError(
+            f"byte 24: data_offset {data_offset} + data_size {data_size} != the file's {len(data)} bytes"
+        )
     return data_offset, data_size
 
 
@@ -161,13 +205,19 @@ def parse_model(data: bytes) -> LiteModel:
         if offset % ALIGN:
             r.fail(f"{what}: data offset {offset} is not a multiple of {ALIGN}", at)
         if nbytes != desc.nbytes():
-            r.fail(f"{what}: nbytes {nbytes}, but {desc.sizes} of {DTYPES[desc.dtype][0]} is {desc.nbytes()}", at)
+            r.fail(
+                f"{what}: nbytes {nbytes}, but {desc.sizes} of {DTYPES[desc.dtype][0]} is {desc.nbytes()}",
+                at,
+            )
         if offset + nbytes > data_size:
-            r.fail(f"{what}: data [{offset}, {offset + nbytes}) runs past the blob's {data_size} bytes", at)
+            r.fail(
+                f"{what}: data [{offset}, {offset + nbytes}) runs past the blob's {data_size} bytes",
+                at,
+            )
         start = data_offset + offset
-        if desc.dtype == DTYPE_CODES["bool"] and any(b > 1 for b in data[start:start + nbytes]):
+        if desc.dtype == DTYPE_CODES["bool"] and any(b > 1 for b in data[start : start + nbytes]):
             r.fail(f"{what}: bool data holds a byte that is neither 0 nor 1", at)
-        model.constants.append(Constant(name, slot, desc, data[start:start + nbytes]))
+        model.constants.append(Constant(name, slot, desc, data[start : start + nbytes]))
     for _ in range(r.count("inputs", "input")):
         name = r.str("an input's name")
         model.inputs.append(Input(name, r.u32(f"input {name!r}: slot"), r.desc(f"input {name!r}")))
@@ -185,7 +235,7 @@ def parse_model(data: bytes) -> LiteModel:
     for _ in range(r.count("outputs", "output")):
         name = r.str("an output's name")
         model.outputs.append(Output(name, r.u32(f"output {name!r}: slot")))
-    if any(data[r.pos:data_offset]):
+    if any(data[r.pos : data_offset]):
         r.fail(f"the padding before data_offset {data_offset} holds non-zero bytes")
     try:
         validate(model)

@@ -54,22 +54,30 @@ def from_selected_operators_yaml(path: str) -> tuple[list[dict], bool]:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise SetError(f"{path}:1: a selected_operators.yaml is a mapping with an `operators` key "
-                       f"(as `lite_runtime trace` writes it), not a {type(data).__name__}")
+        raise SetError(
+            f"{path}:1: a selected_operators.yaml is a mapping with an `operators` key "
+            f"(as `lite_runtime trace` writes it), not a {type(data).__name__}"
+        )
     everything = data.get("include_all_operators", False) is True
     operators = data.get("operators") or {}
     entries = []
     if isinstance(operators, list):  # the older format: a list of names
         operators = {name: {} for name in operators}
     if not isinstance(operators, dict):
-        raise SetError(f"{path}: `operators` must map operator names to their details, "
-                       f"not be a {type(operators).__name__}")
+        raise SetError(
+            f"{path}: `operators` must map operator names to their details, "
+            f"not be a {type(operators).__name__}"
+        )
     for name, details in operators.items():
         details = details or {}
         if not isinstance(details, dict):
-            raise SetError(f"{path}: operator {name!r}: its details must be a mapping "
-                           "(is_root_operator, include_all_overloads, ...)")
-        entries.append(_entry(str(name), details.get("include_all_overloads", False) is True, path, path))
+            raise SetError(
+                f"{path}: operator {name!r}: its details must be a mapping "
+                "(is_root_operator, include_all_overloads, ...)"
+            )
+        entries.append(
+            _entry(str(name), details.get("include_all_overloads", False) is True, path, path)
+        )
     return entries, everything
 
 
@@ -88,8 +96,10 @@ def from_model(path: str) -> list[dict]:
 
 def _entry(name: str, all_overloads: bool, origin: str, where: str) -> dict:
     if not _NAME.match(name):
-        raise SetError(f"{where}: {name!r} is not an operator name; write `namespace::name` or "
-                       "`namespace::name.overload` (e.g. `aten::add.Tensor`)")
+        raise SetError(
+            f"{where}: {name!r} is not an operator name; write `namespace::name` or "
+            "`namespace::name.overload` (e.g. `aten::add.Tensor`)"
+        )
     return {"name": name, "all_overloads": all_overloads, "origin": origin}
 
 
@@ -105,7 +115,9 @@ def merge(entries: list[dict]) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="operator_set_tool")
     p.add_argument("--output", required=True)
-    p.add_argument("--label", default="", help="the operator_set's label, named as the origin of `ops`")
+    p.add_argument(
+        "--label", default="", help="the operator_set's label, named as the origin of `ops`"
+    )
     p.add_argument("--ops")
     p.add_argument("--selected-operators-yaml", action="append", default=[])
     p.add_argument("--model", action="append", default=[])
@@ -122,11 +134,18 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.model:
             entries += from_model(path)
     except (SetError, OSError) as e:
-        message = str(e) if isinstance(e, SetError) else f"{e.filename}: cannot read it: {e.strerror}"
+        message = (
+            str(e) if isinstance(e, SetError) else f"{e.filename}: cannot read it: {e.strerror}"
+        )
         print(f"operator_set {args.label}: error: {message}", file=sys.stderr)
         return 1
     with open(args.output, "w", encoding="utf-8", newline="\n") as out:
-        json.dump({"all_operators": everything, "operators": merge(entries)}, out, indent=1, sort_keys=True)
+        json.dump(
+            {"all_operators": everything, "operators": merge(entries)},
+            out,
+            indent=1,
+            sort_keys=True,
+        )
         out.write("\n")
     return 0
 

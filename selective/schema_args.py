@@ -9,7 +9,6 @@ Anything the format has no tag for raises `ConvertError`.
 """
 
 import torch
-
 from lite_model import DEVICE_TYPES, DTYPE_CODES, MEMORY_FORMATS, Arg, Tag
 
 
@@ -21,8 +20,10 @@ class ConvertError(Exception):
 TORCH_DTYPES = {getattr(torch, name): code for name, code in DTYPE_CODES.items()}
 
 # torch memory formats and device types by their codes' names in lite_model.
-TORCH_MEMORY_FORMATS = {getattr(torch, name if name.startswith("channels") else name + "_format"): code
-                        for code, name in MEMORY_FORMATS.items()}
+TORCH_MEMORY_FORMATS = {
+    getattr(torch, name if name.startswith("channels") else name + "_format"): code
+    for code, name in MEMORY_FORMATS.items()
+}
 _DEVICE_TYPES = {name: code for code, name in DEVICE_TYPES.items()}
 
 
@@ -30,8 +31,10 @@ def dtype_code(dtype, what: str) -> int:
     """The format's code for a torch dtype, or ConvertError naming it."""
     if dtype not in TORCH_DTYPES:
         names = ", ".join(str(d).replace("torch.", "") for d in TORCH_DTYPES)
-        raise ConvertError(f"{what} has dtype {str(dtype).replace('torch.', '')}, which the format cannot hold "
-                           f"(supported: {names})")
+        raise ConvertError(
+            f"{what} has dtype {str(dtype).replace('torch.', '')}, which the format cannot hold "
+            f"(supported: {names})"
+        )
     return TORCH_DTYPES[dtype]
 
 
@@ -43,13 +46,17 @@ def _slot(value, slot_of, what: str) -> int:
     if not isinstance(value, torch.fx.Node):
         raise ConvertError(f"{what}: expected a tensor from the graph, got {value!r}")
     if value not in slot_of:
-        raise ConvertError(f"{what}: '{value.name}' is not a single tensor value (index a multi-output node first)")
+        raise ConvertError(
+            f"{what}: '{value.name}' is not a single tensor value (index a multi-output node first)"
+        )
     return slot_of[value]
 
 
 def _int(value, what: str) -> int:
     if isinstance(value, torch.SymInt):
-        raise ConvertError(f"{what} is symbolic ({value}); dynamic shapes are not supported, export with static shapes")
+        raise ConvertError(
+            f"{what} is symbolic ({value}); dynamic shapes are not supported, export with static shapes"
+        )
     if not _is_int(value) and not isinstance(value, bool):
         raise ConvertError(f"{what}: expected an int, got {value!r}")
     return int(value)
@@ -70,15 +77,19 @@ def _scalar(value, what: str) -> Arg:
         return Arg(Tag.INT, value)
     if isinstance(value, float):
         return Arg(Tag.FLOAT, value)
-    raise ConvertError(f"{what}: a Scalar of {value!r} ({type(value).__name__}) has no tag in the format "
-                       "(int, float and bool only; complex is not supported)")
+    raise ConvertError(
+        f"{what}: a Scalar of {value!r} ({type(value).__name__}) has no tag in the format "
+        "(int, float and bool only; complex is not supported)"
+    )
 
 
 def _device(value, what: str) -> Arg:
     device = torch.device(value) if isinstance(value, (str, int)) else value
     if not isinstance(device, torch.device) or device.type not in _DEVICE_TYPES:
         raise ConvertError(f"{what}: device {value!r} is not one of {sorted(_DEVICE_TYPES)}")
-    return Arg(Tag.DEVICE, (_DEVICE_TYPES[device.type], -1 if device.index is None else device.index))
+    return Arg(
+        Tag.DEVICE, (_DEVICE_TYPES[device.type], -1 if device.index is None else device.index)
+    )
 
 
 def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None) -> Arg:
@@ -90,7 +101,7 @@ def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None)
     if type_str.startswith("Optional[") and type_str.endswith("]"):
         if value is None:
             return Arg(Tag.NONE)
-        type_str = type_str[len("Optional["):-1]
+        type_str = type_str[len("Optional[") : -1]
     if type_str == "Tensor":
         if lift is not None and isinstance(value, (bool, int, float)):
             return Arg(Tag.VALUE, lift(value))
@@ -122,10 +133,17 @@ def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None)
             raise ConvertError(f"{what}: expected bools, got {value!r}")
         return Arg(Tag.BOOLS, tuple(value))
     if type_str == "List[Tensor]":
-        return Arg(Tag.TENSORS, tuple(_slot(v, slot_of, f"{what}[{i}]") for i, v in enumerate(value)))
+        return Arg(
+            Tag.TENSORS, tuple(_slot(v, slot_of, f"{what}[{i}]") for i, v in enumerate(value))
+        )
     if type_str == "List[Optional[Tensor]]":
-        return Arg(Tag.OPT_TENSORS, tuple(None if v is None else _slot(v, slot_of, f"{what}[{i}]")
-                                          for i, v in enumerate(value)))
+        return Arg(
+            Tag.OPT_TENSORS,
+            tuple(
+                None if v is None else _slot(v, slot_of, f"{what}[{i}]")
+                for i, v in enumerate(value)
+            ),
+        )
     if type_str == "ScalarType":
         if _is_int(value) and value in TORCH_DTYPES.values():
             return Arg(Tag.SCALAR_TYPE, value)
@@ -140,12 +158,18 @@ def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None)
         if _is_int(value) and value in TORCH_MEMORY_FORMATS.values():
             return Arg(Tag.MEMORY_FORMAT, value)
         if value not in TORCH_MEMORY_FORMATS:
-            raise ConvertError(f"{what}: memory format {value!r} is not one of {list(TORCH_MEMORY_FORMATS)}")
+            raise ConvertError(
+                f"{what}: memory format {value!r} is not one of {list(TORCH_MEMORY_FORMATS)}"
+            )
         return Arg(Tag.MEMORY_FORMAT, TORCH_MEMORY_FORMATS[value])
-    raise ConvertError(f"{what} has schema type {type_str}, which has no tag in the format (FORMAT.md, arg)")
+    raise ConvertError(
+        f"{what} has schema type {type_str}, which has no tag in the format (FORMAT.md, arg)"
+    )
 
 
-def encode_arguments(op: torch._ops.OpOverload, node: torch.fx.Node, slot_of: dict, lift=None) -> list:
+def encode_arguments(
+    op: torch._ops.OpOverload, node: torch.fx.Node, slot_of: dict, lift=None
+) -> list:
     """The node's arguments in schema order, up to the last one given (out= never).
 
     `lift(name, number)` makes a 0-dim constant for a number given as a Tensor argument.
@@ -153,19 +177,23 @@ def encode_arguments(op: torch._ops.OpOverload, node: torch.fx.Node, slot_of: di
     schema_args = [a for a in op._schema.arguments if not a.is_out]
     given = {}
     if len(node.args) > len(schema_args):
-        raise ConvertError(f"{len(node.args)} positional arguments, but the schema has {len(schema_args)}")
+        raise ConvertError(
+            f"{len(node.args)} positional arguments, but the schema has {len(schema_args)}"
+        )
     for arg, value in zip(schema_args, node.args):
         given[arg.name] = value
     names = [a.name for a in schema_args]
     for key, value in node.kwargs.items():
         if key not in names:
-            raise ConvertError(f"keyword argument '{key}' is not in the schema (out= arguments are not supported)")
+            raise ConvertError(
+                f"keyword argument '{key}' is not in the schema (out= arguments are not supported)"
+            )
         if key in given:
             raise ConvertError(f"argument '{key}' is given twice")
         given[key] = value
     last = max((names.index(k) for k in given), default=-1)
     encoded = []
-    for arg in schema_args[:last + 1]:
+    for arg in schema_args[: last + 1]:
         what = f"argument '{arg.name}'"
         if arg.name in given:
             value = given[arg.name]

@@ -18,7 +18,6 @@ add members to it the way ATen generates its own `at::Tensor`.
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 
 from codegen.api import native
@@ -49,13 +48,13 @@ class CppFunction:
         return ", ".join(b.name for b in self.bindings)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def kernel_bindings(f: NativeFunction) -> tuple[Binding, ...]:
     """The parameters of every kernel of f, without defaults."""
     return tuple(b.no_default() for b in native.arguments(f, symint=False))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def kernel_return(f: NativeFunction) -> str:
     return native.returns_type(f.func.returns, f.use_const_ref_for_mutable_tensors).cpp()
 
@@ -64,13 +63,13 @@ def kernel_params(f: NativeFunction) -> str:
     return ", ".join(b.decl() for b in kernel_bindings(f))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def kernel_signature(f: NativeFunction) -> str:
     """The C++ function type of every kernel of f, e.g. `Tensor (const Tensor &, int64_t)`."""
     return f"{kernel_return(f)} ({', '.join(b.type.cpp() for b in kernel_bindings(f))})"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cpp_functions(f: NativeFunction) -> tuple[CppFunction, ...]:
     """The C++ functions that call f: one, or `name_out` and `name_outf` for out= functions."""
     bindings = kernel_bindings(f)
@@ -79,9 +78,16 @@ def cpp_functions(f: NativeFunction) -> tuple[CppFunction, ...]:
     if not f.func.arguments.out:
         return (CppFunction(ret, name, native.arguments(f, symint=False), bindings),)
     n_out = len(f.func.arguments.out)
-    with_defaults = [b if b.argument.default is None else
-                     Binding(b.name, b.type, b.argument, native.default_expr(b.argument))
-                     for b in bindings[:-n_out]]
-    out_first = bindings[-n_out:] + tuple(native.trailing_defaults(with_defaults, f.cpp_no_default_args))
-    return (CppFunction(ret, name + "_out", out_first, bindings),
-            CppFunction(ret, name + "_outf", bindings, bindings))
+    with_defaults = [
+        b
+        if b.argument.default is None
+        else Binding(b.name, b.type, b.argument, native.default_expr(b.argument))
+        for b in bindings[:-n_out]
+    ]
+    out_first = bindings[-n_out:] + tuple(
+        native.trailing_defaults(with_defaults, f.cpp_no_default_args)
+    )
+    return (
+        CppFunction(ret, name + "_out", out_first, bindings),
+        CppFunction(ret, name + "_outf", bindings, bindings),
+    )

@@ -35,14 +35,18 @@ def value_type(t: Type, symint: bool) -> CType | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def argument_type(t: Type, *, write: bool, symint: bool, const_ref: bool) -> CType:
     v = value_type(t, symint)
     if v is not None:
         return v
     if isinstance(t, BaseType):
         if t.name == "Tensor":
-            return ct.MutRefCType(ct.TENSOR) if write and not const_ref else ct.ConstRefCType(ct.TENSOR)
+            return (
+                ct.MutRefCType(ct.TENSOR)
+                if write and not const_ref
+                else ct.ConstRefCType(ct.TENSOR)
+            )
         if t.name == "Scalar":
             return ct.ConstRefCType(ct.SCALAR)
     if isinstance(t, OptionalType):
@@ -98,7 +102,7 @@ def returns_type(returns: tuple[Return, ...], const_ref: bool = False) -> CType:
     return ct.TupleCType(tuple(return_type(r, const_ref) for r in returns))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def default_expr(a: Argument) -> str:
     """The C++ expression for a schema default."""
     d, t = a.default, a.type
@@ -109,14 +113,18 @@ def default_expr(a: Argument) -> str:
     if d in ("True", "False"):
         return d.lower()
     if isinstance(t, ListType):
-        items = [x.strip() for x in d[1:-1].split(",")] if d.startswith("[") else [d] * (t.size or 1)
+        items = (
+            [x.strip() for x in d[1:-1].split(",")] if d.startswith("[") else [d] * (t.size or 1)
+        )
         elem = Argument("", t.elem, None, None)
         return "{" + ", ".join(default_expr(_with_default(elem, x)) for x in items if x) + "}"
     name = t.base_name()
     if name == "str":
         return _cpp_string(d)
     if name == "Device":
-        return f"Device({_cpp_string(d)})"  # the constructor that parses a device string is explicit
+        return (
+            f"Device({_cpp_string(d)})"  # the constructor that parses a device string is explicit
+        )
     if name == "int" and d in defaults.REDUCTIONS:
         return defaults.REDUCTIONS[d]
     if name == "ScalarType" and d in defaults.SCALAR_TYPES:
@@ -155,20 +163,27 @@ def _cpp_string(d: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def arguments(f: NativeFunction, symint: bool) -> tuple[Binding, ...]:
     """f's parameters in schema order; defaults kept, except on out= functions."""
     func = f.func
     keep_defaults = not func.arguments.out
     out = []
     for a in func.arguments.flat_all:
-        t = argument_type(a.type, write=a.is_write, symint=symint,
-                          const_ref=f.use_const_ref_for_mutable_tensors)
-        out.append(Binding(a.name, t, a, default_expr(a) if keep_defaults and a.default is not None else None))
+        t = argument_type(
+            a.type, write=a.is_write, symint=symint, const_ref=f.use_const_ref_for_mutable_tensors
+        )
+        out.append(
+            Binding(
+                a.name, t, a, default_expr(a) if keep_defaults and a.default is not None else None
+            )
+        )
     return tuple(trailing_defaults(out, f.cpp_no_default_args))
 
 
-def trailing_defaults(bindings: list[Binding], no_defaults: frozenset[str] = frozenset()) -> list[Binding]:
+def trailing_defaults(
+    bindings: list[Binding], no_defaults: frozenset[str] = frozenset()
+) -> list[Binding]:
     """C++ allows defaults only on a trailing run of parameters: a default before a
     parameter without one (legal in a schema) is dropped, as are those the yaml names in
     `cpp_no_default_args` (which keeps overloads unambiguous)."""
@@ -192,5 +207,8 @@ def declaration(f: NativeFunction, kernel: str) -> str:
 
 def declarations(f: NativeFunction) -> dict[str, str]:
     """kernel name -> declaration, for each kernel of `f` that is a plain native function."""
-    return {m.kernel: declaration(f, m.kernel)
-            for _, m in sorted(f.dispatch.items()) if not m.structured}
+    return {
+        m.kernel: declaration(f, m.kernel)
+        for _, m in sorted(f.dispatch.items())
+        if not m.structured
+    }

@@ -21,12 +21,12 @@ from codegen.api.native import value_type
 from codegen.api.types import Binding, CType
 from codegen.model.groups import NativeFunctionsGroup
 from codegen.model.schema import Argument
-from codegen.model.types import BaseType, ListType, OptionalType, TENSOR, Type
+from codegen.model.types import TENSOR, BaseType, ListType, OptionalType, Type
 
 META_BASE = "MetaBase"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def argument_type(t: Type) -> CType:
     v = value_type(t, symint=False)
     if v is not None:
@@ -66,12 +66,12 @@ def meta_name(g: NativeFunctionsGroup) -> str:
     return "structured_" + g.functional.func.name.unqualified().replace(".", "_")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def meta_arguments(g: NativeFunctionsGroup) -> tuple[Binding, ...]:
     return tuple(_bindings(g.functional.func.arguments.flat_non_out))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def impl_arguments(g: NativeFunctionsGroup) -> tuple[Binding, ...]:
     out = g.out
     args: list[Argument] = []
@@ -102,6 +102,12 @@ def meta_declaration(g: NativeFunctionsGroup) -> dict:
 def impl_declarations(g: NativeFunctionsGroup) -> dict[str, dict]:
     """kernel -> its impl struct and declaration, for each structured kernel of the group."""
     args = ", ".join(b.decl() for b in impl_arguments(g))
-    return {m.kernel: {"struct": f"structured_{m.kernel}", "parent": meta_name(g),
-                       "declaration": f"void impl({args})"}
-            for _, m in sorted(g.out.dispatch.items()) if m.structured}
+    return {
+        m.kernel: {
+            "struct": f"structured_{m.kernel}",
+            "parent": meta_name(g),
+            "declaration": f"void impl({args})",
+        }
+        for _, m in sorted(g.out.dispatch.items())
+        if m.structured
+    }

@@ -19,8 +19,8 @@ provides.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from codegen.api.types import Binding
 from codegen.model.schema import Argument
@@ -54,8 +54,9 @@ def _key(a: Argument) -> tuple[str, str]:
     return a.name, str(a.type)
 
 
-def translate(context: Sequence[Binding | Expr], goals: Sequence[Binding], *,
-              options_of: str | None = None) -> list[str]:
+def translate(
+    context: Sequence[Binding | Expr], goals: Sequence[Binding], *, options_of: str | None = None
+) -> list[str]:
     """One C++ expression per goal, in the goals' order."""
     known: dict[tuple[str, str], str] = {}
     exact: dict[int, str] = {}

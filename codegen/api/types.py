@@ -90,20 +90,46 @@ class TupleCType(CType):
 # The runtime types the generated signatures name unqualified: the generated Types.h
 # brings each into the library's namespace (`using ::sops::Tensor;`).
 RUNTIME_TYPES = (
-    "ArrayRef", "Device", "DeviceIndex", "DimVector", "Generator", "IntArrayRef",
-    "IOptTensorListRef", "ITensorListRef", "Layout", "MemoryFormat", "OptionalArrayRef",
-    "OptionalIntArrayRef", "OptionalScalarRef", "OptionalSymIntArrayRef", "OptionalTensorRef",
-    "QScheme", "Reduction", "Scalar", "ScalarType", "Storage", "Stream", "SymBool", "SymInt",
-    "SymIntArrayRef", "Tensor", "TensorList", "TensorOptions",
+    "ArrayRef",
+    "Device",
+    "DeviceIndex",
+    "DimVector",
+    "Generator",
+    "IntArrayRef",
+    "IOptTensorListRef",
+    "ITensorListRef",
+    "Layout",
+    "MemoryFormat",
+    "OptionalArrayRef",
+    "OptionalIntArrayRef",
+    "OptionalScalarRef",
+    "OptionalSymIntArrayRef",
+    "OptionalTensorRef",
+    "QScheme",
+    "Reduction",
+    "Scalar",
+    "ScalarType",
+    "Storage",
+    "Stream",
+    "SymBool",
+    "SymInt",
+    "SymIntArrayRef",
+    "Tensor",
+    "TensorList",
+    "TensorOptions",
 )
 # The runtime's type aliases, spelled out (runtime/native_types.h): overloads whose
 # parameter types are aliases of each other have one C++ signature.
 _ALIASES = {
-    "SymInt": "int64_t", "SymBool": "bool", "DeviceIndex": "int16_t",
-    "IntArrayRef": "ArrayRef<int64_t>", "SymIntArrayRef": "ArrayRef<int64_t>",
+    "SymInt": "int64_t",
+    "SymBool": "bool",
+    "DeviceIndex": "int16_t",
+    "IntArrayRef": "ArrayRef<int64_t>",
+    "SymIntArrayRef": "ArrayRef<int64_t>",
     "OptionalIntArrayRef": "::std::optional<ArrayRef<int64_t>>",
     "OptionalSymIntArrayRef": "::std::optional<ArrayRef<int64_t>>",
-    "TensorList": "ArrayRef<Tensor>", "ITensorListRef": "ArrayRef<Tensor>",
+    "TensorList": "ArrayRef<Tensor>",
+    "ITensorListRef": "ArrayRef<Tensor>",
 }
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -113,9 +139,10 @@ def parameter_types(bindings) -> tuple[str, ...]:
     return tuple(_spelled_out(b.type) for b in bindings)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _spelled_out(t: CType) -> str:
     return _IDENTIFIER.sub(lambda m: _ALIASES.get(m.group(0), m.group(0)), t.cpp()).replace(" ", "")
+
 
 TENSOR = BaseCType("Tensor")
 SCALAR = BaseCType("Scalar")

@@ -31,16 +31,36 @@ from codegen.model.types import BaseType, ListType, OptionalType, Type
 
 # Schema base types a Value holds, and their TypeSchema::Kind.
 _KINDS = {
-    "Tensor": "Tensor", "int": "Int", "SymInt": "Int", "float": "Float", "bool": "Bool",
-    "str": "Str", "Scalar": "Scalar", "ScalarType": "ScalarType", "Layout": "Layout",
-    "Device": "Device", "MemoryFormat": "MemoryFormat", "Generator": "Generator",
-    "DeviceIndex": "Int", "SymBool": "Bool",
+    "Tensor": "Tensor",
+    "int": "Int",
+    "SymInt": "Int",
+    "float": "Float",
+    "bool": "Bool",
+    "str": "Str",
+    "Scalar": "Scalar",
+    "ScalarType": "ScalarType",
+    "Layout": "Layout",
+    "Device": "Device",
+    "MemoryFormat": "MemoryFormat",
+    "Generator": "Generator",
+    "DeviceIndex": "Int",
+    "SymBool": "Bool",
 }
 # Converters of runtime/unboxing.h for a base type (Tensor and lists apart).
 _CONVERTERS = {
-    "int": "integer", "SymInt": "integer", "DeviceIndex": "integer", "SymBool": "boolean", "float": "floating", "bool": "boolean", "str": "string",
-    "Scalar": "scalar", "ScalarType": "scalar_type", "Layout": "layout", "Device": "device",
-    "MemoryFormat": "memory_format", "Generator": "generator",
+    "int": "integer",
+    "SymInt": "integer",
+    "DeviceIndex": "integer",
+    "SymBool": "boolean",
+    "float": "floating",
+    "bool": "boolean",
+    "str": "string",
+    "Scalar": "scalar",
+    "ScalarType": "scalar_type",
+    "Layout": "layout",
+    "Device": "device",
+    "MemoryFormat": "memory_format",
+    "Generator": "generator",
 }
 _UNBOX = "::sops::unbox::"
 
@@ -62,14 +82,16 @@ class TypeData:
 
     @functools.cached_property
     def cpp(self) -> str:  # a TypeSchema initializer, computed once per type
-        return (f"{{K::{self.kind}, {_BOOL[self.elem_optional]}, {_BOOL[self.is_list]}, "
-                f"{_BOOL[self.optional]}, {self.size}, \"{self.text}\"}}")
+        return (
+            f"{{K::{self.kind}, {_BOOL[self.elem_optional]}, {_BOOL[self.is_list]}, "
+            f'{_BOOL[self.optional]}, {self.size}, "{self.text}"}}'
+        )
 
 
 _BOOL = {False: "false", True: "true"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def type_data(t: Type) -> TypeData:
     text = str(t)
     optional = isinstance(t, OptionalType)
@@ -108,9 +130,17 @@ def _convert_list(t: ListType, optional: bool, value: str) -> str:
     elem = str(t.elem)
     size = t.size or 0
     if elem in ("int", "SymInt"):
-        return f"{_UNBOX}optional_int_list({value}, {size})" if optional else f"{_UNBOX}int_list({value}, {size})"
+        return (
+            f"{_UNBOX}optional_int_list({value}, {size})"
+            if optional
+            else f"{_UNBOX}int_list({value}, {size})"
+        )
     if elem == "float":
-        return f"{_UNBOX}optional_double_list({value})" if optional else f"{_UNBOX}double_list({value})"
+        return (
+            f"{_UNBOX}optional_double_list({value})"
+            if optional
+            else f"{_UNBOX}double_list({value})"
+        )
     if not optional:
         if elem == "Tensor":
             return f"{_UNBOX}tensor_list({value})"
@@ -136,6 +166,7 @@ def check_return(r: Return) -> None:
 # ---------------------------------------------------------------------------------------
 # Defaults as DefaultValue initializers (runtime/operator_registry.h).
 
+
 def _double_literal(text: str) -> str:
     value = float(text)
     if math.isinf(value):
@@ -147,7 +178,7 @@ def _double_literal(text: str) -> str:
 
 def _int_literal(text: str) -> str:
     value = int(text)
-    return "(-9223372036854775807 - 1)" if value == -2**63 else str(value)
+    return "(-9223372036854775807 - 1)" if value == -(2**63) else str(value)
 
 
 def default_value(a: Argument, constant: str) -> tuple[str, str | None]:
@@ -184,7 +215,11 @@ def default_value(a: Argument, constant: str) -> tuple[str, str | None]:
 
 
 def _default_list(t: ListType, d: str, constant: str) -> tuple[str, str | None]:
-    items = [x.strip() for x in d[1:-1].split(",") if x.strip()] if d.startswith("[") else [d] * (t.size or 1)
+    items = (
+        [x.strip() for x in d[1:-1].split(",") if x.strip()]
+        if d.startswith("[")
+        else [d] * (t.size or 1)
+    )
     elem = str(t.elem)
     if elem in ("int", "SymInt"):
         cpp_type, factory, values = "int64_t", "of_ints", [_int_literal(x) for x in items]
@@ -196,8 +231,10 @@ def _default_list(t: ListType, d: str, constant: str) -> tuple[str, str | None]:
         raise NotBoxable(f"the default `{d}` of a `{t}` argument cannot be boxed")
     if not values:
         return f"D::{factory}(nullptr, 0)", None
-    return (f"D::{factory}({constant}, {len(values)})",
-            f"constexpr {cpp_type} {constant}[] = {{{', '.join(values)}}};")
+    return (
+        f"D::{factory}({constant}, {len(values)})",
+        f"constexpr {cpp_type} {constant}[] = {{{', '.join(values)}}};",
+    )
 
 
 def _cpp_string(text: str) -> str:
@@ -210,21 +247,24 @@ def _cpp_string(text: str) -> str:
 _FUNCTION = "{function}"  # stands for the operator's C++ name in a cached argument line
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _argument_line(a: Argument, kwarg_only: bool, is_out: bool) -> tuple[str, str | None]:
     """(an ArgumentSchema initializer, the definition of its default list or None); a
     list default's constant is named after the operator: `_FUNCTION` is replaced."""
-    default, constant = (None, None) if a.default is None else \
-        default_value(a, f"k_{_FUNCTION}_{a.name}_default")
-    line = (f"{{\"{a.name}\", {type_data(a.type).cpp}, \"{a.annotation or ''}\", {default or '{}'}, "
-            f"{_cpp_string(a.default or '')}, {_BOOL[kwarg_only]}, {_BOOL[is_out]}, {_BOOL[default is not None]}}}")
+    default, constant = (
+        (None, None) if a.default is None else default_value(a, f"k_{_FUNCTION}_{a.name}_default")
+    )
+    line = (
+        f'{{"{a.name}", {type_data(a.type).cpp}, "{a.annotation or ""}", {default or "{}"}, '
+        f"{_cpp_string(a.default or '')}, {_BOOL[kwarg_only]}, {_BOOL[is_out]}, {_BOOL[default is not None]}}}"
+    )
     return line, constant
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _return_line(r: Return) -> str:
     check_return(r)
-    return f"{{\"{r.name or ''}\", {type_data(r.type).cpp}, \"{r.annotation or ''}\"}}"
+    return f'{{"{r.name or ""}", {type_data(r.type).cpp}, "{r.annotation or ""}"}}'
 
 
 @dataclass(frozen=True)
@@ -247,8 +287,12 @@ def unboxed_operator(f: NativeFunction, namespace: str) -> UnboxedOperator:
     arguments = func.arguments
     flat = arguments.flat_all
     position = {id(a): i for i, a in enumerate(flat)}
-    c = dispatcher.cpp_functions(f)[-1]  # `name_outf` for out= functions: every argument, in kernel order
-    call = tuple(convert(b.argument, b.type, f"args[{position[id(b.argument)]}]") for b in c.bindings)
+    c = dispatcher.cpp_functions(f)[
+        -1
+    ]  # `name_outf` for out= functions: every argument, in kernel order
+    call = tuple(
+        convert(b.argument, b.type, f"args[{position[id(b.argument)]}]") for b in c.bindings
+    )
     returns = [_return_line(r) for r in func.returns]
     function = func.name.unambiguous_name()
     n_positional, n_out = len(arguments.positional), len(arguments.out)
@@ -262,17 +306,33 @@ def unboxed_operator(f: NativeFunction, namespace: str) -> UnboxedOperator:
             line = line.replace(_FUNCTION, function)
         argument_lines.append(f"    {line},")
     if argument_lines:
-        lines += [f"constexpr ::sops::ArgumentSchema {function}_arguments[] = {{", *argument_lines, "};"]
+        lines += [
+            f"constexpr ::sops::ArgumentSchema {function}_arguments[] = {{",
+            *argument_lines,
+            "};",
+        ]
     if returns:
-        lines += [f"constexpr ::sops::ReturnSchema {function}_returns[] = {{",
-                  *(f"    {r}," for r in returns), "};"]
+        lines += [
+            f"constexpr ::sops::ReturnSchema {function}_returns[] = {{",
+            *(f"    {r}," for r in returns),
+            "};",
+        ]
     ns = func.name.effective_namespace
     name = str(func.name.name)
     overload = func.name.overload_name
     full_name = func.name.full_name()
-    lines += [f"constexpr ::sops::FunctionSchema {function}_schema{{",
-              f"    {_cpp_string(full_name)}, {_cpp_string(ns)}, {_cpp_string(name)}, {_cpp_string(overload)},",
-              f"    {function + '_arguments' if flat else '{}'}, {function + '_returns' if returns else '{}'}}};"]
-    return UnboxedOperator(full_name=full_name, schema=schema, function=function, n_arguments=len(flat),
-                           callee=f"::{namespace}::{c.name}", call_arguments=call,
-                           returns_void=not func.returns, schema_data="\n".join(lines))
+    lines += [
+        f"constexpr ::sops::FunctionSchema {function}_schema{{",
+        f"    {_cpp_string(full_name)}, {_cpp_string(ns)}, {_cpp_string(name)}, {_cpp_string(overload)},",
+        f"    {function + '_arguments' if flat else '{}'}, {function + '_returns' if returns else '{}'}}};",
+    ]
+    return UnboxedOperator(
+        full_name=full_name,
+        schema=schema,
+        function=function,
+        n_arguments=len(flat),
+        callee=f"::{namespace}::{c.name}",
+        call_arguments=call,
+        returns_void=not func.returns,
+        schema_data="\n".join(lines),
+    )

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from codegen.api import dispatcher, native, structured
 from codegen.api.types import RUNTIME_TYPES, parameter_types
 from codegen.dest.library import (
-    COPY_SCHEMA,
     COMPOSITES,
+    COPY_SCHEMA,
     META,
     Library,
     Locals,
@@ -28,13 +28,18 @@ from codegen.model.entry import NativeFunction
 COMPOSITE = "Composite"  # one family of registration files for both composite keys
 TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "outputs.bzl")
 
+
 def _read_table() -> tuple[list[dict], list[str]]:
     """GENERATED_FILES and EXTRA_FAMILIES of codegen/outputs.bzl (Starlark literals that
     are Python literals too)."""
     with open(TABLE, encoding="utf-8") as f:
         tree = ast.parse(f.read(), TABLE)
-    values = {t.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-              for t in node.targets}
+    values = {
+        t.id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+    }
     return values["GENERATED_FILES"], values["EXTRA_FAMILIES"]
 
 
@@ -64,12 +69,19 @@ def output_files(backends: tuple[str, ...], shards: int) -> list[OutputFile]:
     for row in GENERATED_FILES:
         common = (row["template"], row["context"], row["header"])
         if "{key}" in row["name"]:
-            result += [OutputFile(row["name"].format(key=k), *common, key=k) for k in backends + (META,)]
+            result += [
+                OutputFile(row["name"].format(key=k), *common, key=k) for k in backends + (META,)
+            ]
         elif "{shard}" in row["name"] and "{family}" not in row["name"]:
-            result += [OutputFile(row["name"].format(shard=i), *common, shard=i) for i in range(shards)]
+            result += [
+                OutputFile(row["name"].format(shard=i), *common, shard=i) for i in range(shards)
+            ]
         elif "{family}" in row["name"]:
-            result += [OutputFile(row["name"].format(family=fam, shard=i), *common, family=fam, shard=i)
-                       for fam in register_families(backends) for i in range(shards)]
+            result += [
+                OutputFile(row["name"].format(family=fam, shard=i), *common, family=fam, shard=i)
+                for fam in register_families(backends)
+                for i in range(shards)
+            ]
         else:
             result.append(OutputFile(row["name"], *common))
     return result
@@ -96,9 +108,16 @@ class OperatorEntry:
 
 def operators_context(lib: Library, out: OutputFile) -> dict:
     # The header declares the array; the source lists what the library links.
-    ops = sorted(lib.needed_functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
-    return {"operators": [OperatorEntry(str(f.func.name.name), f.func.name.overload_name, str(f.func))
-                          for f in ops], "static_dispatch": lib.static_dispatch}
+    ops = sorted(
+        lib.needed_functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name)
+    )
+    return {
+        "operators": [
+            OperatorEntry(str(f.func.name.name), f.func.name.overload_name, str(f.func))
+            for f in ops
+        ],
+        "static_dispatch": lib.static_dispatch,
+    }
 
 
 def metas_context(lib: Library, out: OutputFile) -> dict:
@@ -106,14 +125,16 @@ def metas_context(lib: Library, out: OutputFile) -> dict:
     for g in lib.structured_groups:
         decl = structured.meta_declaration(g)
         pre = g.out.precomputed
-        metas.append({
-            "ops": ", ".join(f.key for f in g.functions()),
-            "struct": decl["struct"],
-            "parent": _qualified(decl["parent"]),
-            "declaration": decl["declaration"],
-            "precomputed": decl.get("precomputed", []),
-            "replaced": ", ".join(name for name, _ in pre.replace) if pre is not None else "",
-        })
+        metas.append(
+            {
+                "ops": ", ".join(f.key for f in g.functions()),
+                "struct": decl["struct"],
+                "parent": _qualified(decl["parent"]),
+                "declaration": decl["declaration"],
+                "precomputed": decl.get("precomputed", []),
+                "replaced": ", ".join(name for name, _ in pre.replace) if pre is not None else "",
+            }
+        )
     return {"metas": metas}
 
 
@@ -128,11 +149,16 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
         for key, m in sorted(g.out.dispatch.items()):
             if key in lib.backends and m.structured:
                 ns = kernel_namespace(lib.namespace, m.cpp_namespace)
-                decl = by_ns.setdefault(ns, {}).setdefault((f"structured_{m.kernel}", ()), {
-                    "struct": f"structured_{m.kernel}",
-                    "parent": f"::{lib.namespace}::meta::{structured.meta_name(g)}",
-                    "params": ", ".join(b.decl() for b in structured.impl_arguments(g)),
-                    "ops": g.out.key, "keys_list": []})
+                decl = by_ns.setdefault(ns, {}).setdefault(
+                    (f"structured_{m.kernel}", ()),
+                    {
+                        "struct": f"structured_{m.kernel}",
+                        "parent": f"::{lib.namespace}::meta::{structured.meta_name(g)}",
+                        "params": ", ".join(b.decl() for b in structured.impl_arguments(g)),
+                        "ops": g.out.key,
+                        "keys_list": [],
+                    },
+                )
                 decl["keys_list"].append(key)
     for w in lib.wrappers:
         if w.kind != "kernel":  # structured kernels are declared above; autogen ones are generated
@@ -142,16 +168,27 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
         # argument names), and C++ refuses a default argument given twice.
         symint = "_symint" in name
         signature = (name, parameter_types(native.arguments(w.function, symint)))
-        decl = by_ns.setdefault(ns, {}).setdefault(signature, {
-            "struct": None, "declaration": native.declaration(w.function, name), "ops": w.op, "keys_list": []})
+        decl = by_ns.setdefault(ns, {}).setdefault(
+            signature,
+            {
+                "struct": None,
+                "declaration": native.declaration(w.function, name),
+                "ops": w.op,
+                "keys_list": [],
+            },
+        )
         decl["keys_list"].append(w.key)
     natives = []
     for ns in sorted(by_ns):
-        decls = [dict(d, dispatch_keys=", ".join(d["keys_list"])) for _, d in sorted(by_ns[ns].items())]
+        decls = [
+            dict(d, dispatch_keys=", ".join(d["keys_list"])) for _, d in sorted(by_ns[ns].items())
+        ]
         # Kernels the yaml places outside the library's namespace (`CPU: my::k`) see the
         # runtime's types through using-declarations of their own.
         inside = ns == lib.namespace or ns.startswith(lib.namespace + "::")
-        natives.append({"namespace": ns, "decls": decls, "runtime_types": () if inside else RUNTIME_TYPES})
+        natives.append(
+            {"namespace": ns, "decls": decls, "runtime_types": () if inside else RUNTIME_TYPES}
+        )
     return {"natives": natives}
 
 
@@ -169,24 +206,49 @@ class FunctionEntry:
     signature: str  # the kernel's C++ function type
     handle: str  # Functions.cpp's variable holding the operator (no argument's name)
     wrapper: str | None = None  # what a static entry point calls
-    across_devices: bool = False  # device_check: NoCheck: cpu beside another device dispatches to it
+    across_devices: bool = (
+        False  # device_check: NoCheck: cpu beside another device dispatches to it
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cpp_function_entries(f) -> tuple[FunctionEntry, ...]:
     """The C++ functions of f for a template (several templates render each)."""
     signature = dispatcher.kernel_signature(f)
     handle = Locals.of(f).op
     across = f.device_check == "NoCheck"
-    return tuple(FunctionEntry(c.ret, c.name, c.params_decl, c.params_no_defaults, c.args, f.key, signature, handle,
-                               across_devices=across)
-                 for c in dispatcher.cpp_functions(f))
+    return tuple(
+        FunctionEntry(
+            c.ret,
+            c.name,
+            c.params_decl,
+            c.params_no_defaults,
+            c.args,
+            f.key,
+            signature,
+            handle,
+            across_devices=across,
+        )
+        for c in dispatcher.cpp_functions(f)
+    )
 
 
 def _static_entries(w) -> list[FunctionEntry]:
     """The static entry points of a wrapper: its operator's C++ functions, calling it."""
-    return [FunctionEntry(e.ret, e.name, e.params, e.params_no_defaults, e.args, e.op, e.signature, e.handle, w.name)
-            for e in _cpp_function_entries(w.function)]
+    return [
+        FunctionEntry(
+            e.ret,
+            e.name,
+            e.params,
+            e.params_no_defaults,
+            e.args,
+            e.op,
+            e.signature,
+            e.handle,
+            w.name,
+        )
+        for e in _cpp_function_entries(w.function)
+    ]
 
 
 def _api_functions(lib: Library, out: OutputFile) -> list[NativeFunction]:
@@ -199,8 +261,12 @@ def functions_context(lib: Library, out: OutputFile) -> dict:
     if lib.static_dispatch:
         return _static_dispatch_functions_context(lib, out)
     functions = [e for f in _api_functions(lib, out) for e in _cpp_function_entries(f)]
-    return {"functions": functions, "namespace_suffix": "", "static_dispatch": False,
-            "title": "The dispatcher API: one function per operator (out= ones twice)."}
+    return {
+        "functions": functions,
+        "namespace_suffix": "",
+        "static_dispatch": False,
+        "title": "The dispatcher API: one function per operator (out= ones twice).",
+    }
 
 
 @dataclass(frozen=True)
@@ -212,7 +278,9 @@ class StaticSwitch:
     key_var: str  # the local variable holding the backend key
     key_args: tuple[str, ...]  # the arguments whose devices choose the backend
     call_args: str  # its parameters, in declaration order (how the entry point is called)
-    cases: tuple[tuple[tuple[str, ...], str], ...]  # (backend keys, the static entry point they call)
+    cases: tuple[
+        tuple[tuple[str, ...], str], ...
+    ]  # (backend keys, the static entry point they call)
     registered: str  # the keys with static entry points, for the error of a missing one
 
 
@@ -235,26 +303,40 @@ def _static_dispatch_functions_context(lib: Library, out: OutputFile) -> dict:
         registered = ", ".join(lib.keys_of(f))
         entries = _cpp_function_entries(f)
         for c, e in zip(dispatcher.cpp_functions(f), entries):
-            keys_of_target: dict[str, list[str]] = {}  # backends sharing an entry point share a case
+            keys_of_target: dict[
+                str, list[str]
+            ] = {}  # backends sharing an entry point share a case
             for k, t in targets:
                 if t is not None:
-                    keys_of_target.setdefault(f"::{lib.namespace}::{t.lower()}::{e.name}", []).append(k)
+                    keys_of_target.setdefault(
+                        f"::{lib.namespace}::{t.lower()}::{e.name}", []
+                    ).append(k)
             cases = tuple((tuple(keys), target) for target, keys in keys_of_target.items())
-            switches.append(StaticSwitch(e, key_var, key_args, ", ".join(b.name for b in c.params), cases,
-                                         registered))
+            switches.append(
+                StaticSwitch(
+                    e, key_var, key_args, ", ".join(b.name for b in c.params), cases, registered
+                )
+            )
         for t in sorted({t for _, t in targets if t is not None and t not in lib.static_keys}):
             declared.setdefault(t, []).extend(entries)
-    return {"functions": [s.f for s in switches], "switches": switches, "namespace_suffix": "",
-            "static_dispatch": True,
-            "includes": [f"{k}Functions.h" for k in lib.static_keys],
-            "declarations": [(k, k.lower(), declared[k]) for k in sorted(declared)],
-            "title": "The dispatcher API, statically dispatched: one function per operator (out= ones twice)."}
+    return {
+        "functions": [s.f for s in switches],
+        "switches": switches,
+        "namespace_suffix": "",
+        "static_dispatch": True,
+        "includes": [f"{k}Functions.h" for k in lib.static_keys],
+        "declarations": [(k, k.lower(), declared[k]) for k in sorted(declared)],
+        "title": "The dispatcher API, statically dispatched: one function per operator (out= ones twice).",
+    }
 
 
 def static_functions_context(lib: Library, out: OutputFile) -> dict:
     functions = [e for w in lib.wrappers if w.key == out.key for e in _static_entries(w)]
-    return {"functions": functions, "namespace_suffix": "::" + out.key.lower(),
-            "title": f"Static entry points of the {out.key} kernels: they bypass the dispatcher."}
+    return {
+        "functions": functions,
+        "namespace_suffix": "::" + out.key.lower(),
+        "title": f"Static entry points of the {out.key} kernels: they bypass the dispatcher.",
+    }
 
 
 def register_context(lib: Library, out: OutputFile) -> dict:
@@ -271,12 +353,20 @@ def register_context(lib: Library, out: OutputFile) -> dict:
             entries = [e for w in wrappers if w.key == key for e in _static_entries(w)]
             static += [(key.lower(), entries)] if entries else []
     autogen = any(w.kind.startswith("autogen") for w in wrappers)
-    return {"wrappers": wrappers, "static_entry_points": static, "includes": includes,
-            "autogen": autogen, "static_dispatch": lib.static_dispatch,
-            "autogen_copy": _autogen_copy(lib) if autogen and lib.static_dispatch else None,
-            "title": f"{family} kernels, shard {out.shard} of {lib.shards}: wrappers and their "
-                     + ("static entry points (static dispatch: nothing is registered)." if lib.static_dispatch
-                        else "registration.")}
+    return {
+        "wrappers": wrappers,
+        "static_entry_points": static,
+        "includes": includes,
+        "autogen": autogen,
+        "static_dispatch": lib.static_dispatch,
+        "autogen_copy": _autogen_copy(lib) if autogen and lib.static_dispatch else None,
+        "title": f"{family} kernels, shard {out.shard} of {lib.shards}: wrappers and their "
+        + (
+            "static entry points (static dispatch: nothing is registered)."
+            if lib.static_dispatch
+            else "registration."
+        ),
+    }
 
 
 def unboxing_context(lib: Library, out: OutputFile) -> dict:
@@ -293,8 +383,10 @@ def unboxing_context(lib: Library, out: OutputFile) -> dict:
 def _autogen_copy(lib: Library) -> dict:
     """Under static dispatch, autogen kernels copy with the library's own copy_ (there is
     no dispatcher to find another library's): its C++ function, or None if it has none."""
-    return {"function": f"::{lib.namespace}::copy_" if lib.copy_function is not None else None,
-            "schema": COPY_SCHEMA}
+    return {
+        "function": f"::{lib.namespace}::copy_" if lib.copy_function is not None else None,
+        "schema": COPY_SCHEMA,
+    }
 
 
 # The `context` column of codegen/outputs.bzl.

@@ -152,10 +152,12 @@ class Locals:
         if taken is None:
             return _locals_of(f)
         taken = {a.name for a in f.func.arguments.flat_all} | taken
-        return Locals(*(fresh(name, taken) for name in ("op", "result", "device_guard", "error_scope")))
+        return Locals(
+            *(fresh(name, taken) for name in ("op", "result", "device_guard", "error_scope"))
+        )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _locals_of(f: NativeFunction) -> Locals:
     return Locals.of(f, set())
 
@@ -205,8 +207,12 @@ class Wrapper:
         return ", ".join(b.decl() for b in self.bindings)
 
 
-_KINDS = {StructuredWrapper: "structured", KernelWrapper: "kernel",
-          AutogenOutWrapper: "autogen_out", AutogenFunctionalWrapper: "autogen_functional"}
+_KINDS = {
+    StructuredWrapper: "structured",
+    KernelWrapper: "kernel",
+    AutogenOutWrapper: "autogen_out",
+    AutogenFunctionalWrapper: "autogen_functional",
+}
 
 
 @dataclass
@@ -316,11 +322,21 @@ class Library:
 
 def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
     """Where a kernel named in the yaml lives: `<library>::native` unless it says otherwise."""
-    return f"{library_namespace}::native" if cpp_namespace == DEFAULT_KERNEL_NAMESPACE else cpp_namespace
+    return (
+        f"{library_namespace}::native"
+        if cpp_namespace == DEFAULT_KERNEL_NAMESPACE
+        else cpp_namespace
+    )
 
 
-def build_library(namespace: str, backends: tuple[str, ...], functions: list[NativeFunction],
-                  groups: list[NativeFunctionsGroup], shards: int, static_dispatch: bool = False) -> Library:
+def build_library(
+    namespace: str,
+    backends: tuple[str, ...],
+    functions: list[NativeFunction],
+    groups: list[NativeFunctionsGroup],
+    shards: int,
+    static_dispatch: bool = False,
+) -> Library:
     """Every wrapper of the library. The yaml has passed `check`, which rejects anything
     that could not be generated."""
     lib = Library(namespace, backends, functions, groups, shards, static_dispatch=static_dispatch)
@@ -328,7 +344,7 @@ def build_library(namespace: str, backends: tuple[str, ...], functions: list[Nat
     for g in lib.structured_groups:
         members = [(FUNCTIONAL, g.functional), (INPLACE, g.inplace), (OUT, g.out)]
         members = [(role, f) for role, f in members if f is not None and _delegates(f, g)]
-        for role, f in members:
+        for _role, f in members:
             wrapped.add(id(f))
         for key, metadata in sorted(g.out.dispatch.items()):
             if key in backends and metadata.structured:
@@ -389,22 +405,33 @@ def _device_code(f: NativeFunction, key: str) -> tuple[str | None, list[str]]:
     args = f.func.arguments
     guard = None
     if f.device_guard:
-        candidates = ((args.self_arg,) if args.self_arg is not None else ()) + args.out + args.positional
+        candidates = (
+            ((args.self_arg,) if args.self_arg is not None else ()) + args.out + args.positional
+        )
         guard = next((a.name for a in candidates if a.type.is_tensor_like()), None) or next(
-            (a.name for a in args.kwarg_only if is_tensor_option(a, "device", "Device")), None)
+            (a.name for a in args.kwarg_only if is_tensor_option(a, "device", "Device")), None
+        )
     checked = [a.name for a in args.flat_all if a.type.is_tensor_like()]
     return guard, checked if f.device_check != "NoCheck" else []
 
 
 def _wrapper(body, f: NativeFunction, key: str, var: Locals | None = None) -> Wrapper:
     guard, check = _device_code(f, key)
-    return Wrapper(body, dispatcher.kernel_return(f), dispatcher.kernel_bindings(f), guard, check,
-                   var or Locals.of(f))
+    return Wrapper(
+        body,
+        dispatcher.kernel_return(f),
+        dispatcher.kernel_bindings(f),
+        guard,
+        check,
+        var or Locals.of(f),
+    )
 
 
 def _kernel(f: NativeFunction, key: str, kernel: str, symint: bool) -> Wrapper:
     args = translate(dispatcher.kernel_bindings(f), native.arguments(f, symint=symint))
-    return _wrapper(KernelWrapper(f, key, _wrapper_name(key, f), kernel, Call(f"::{kernel}", args)), f, key)
+    return _wrapper(
+        KernelWrapper(f, key, _wrapper_name(key, f), kernel, Call(f"::{kernel}", args)), f, key
+    )
 
 
 def _mutating_variants(functions: list[NativeFunction]) -> dict[str, NativeFunction]:
@@ -417,8 +444,12 @@ def _mutating_variants(functions: list[NativeFunction]) -> dict[str, NativeFunct
     return found
 
 
-def _autogen(namespace: str, f: NativeFunction, g: NativeFunctionsGroup | None,
-             mutating: dict[str, NativeFunction]) -> Wrapper:
+def _autogen(
+    namespace: str,
+    f: NativeFunction,
+    g: NativeFunctionsGroup | None,
+    mutating: dict[str, NativeFunction],
+) -> Wrapper:
     """The CompositeExplicitAutograd kernel of a function that `autogen:` made (see
     codegen/model/autogen.py for which): an out= variant from the functional one, a
     functional variant from the inplace or mutable one. Both copy with the yaml's `copy_`."""
@@ -432,8 +463,13 @@ def _autogen(namespace: str, f: NativeFunction, g: NativeFunctionsGroup | None,
     return _wrapper(body, f, key, var)
 
 
-def _autogen_out(namespace: str, f: NativeFunction, functional: NativeFunction, bindings: tuple[Binding, ...],
-                 name: str) -> tuple[AutogenOutWrapper, Locals]:
+def _autogen_out(
+    namespace: str,
+    f: NativeFunction,
+    functional: NativeFunction,
+    bindings: tuple[Binding, ...],
+    name: str,
+) -> tuple[AutogenOutWrapper, Locals]:
     compute = dispatcher.cpp_functions(functional)[0]
     out_args = list(f.func.arguments.out)
     options_of = out_args[0].name if out_args else None
@@ -452,12 +488,19 @@ def _autogen_out(namespace: str, f: NativeFunction, functional: NativeFunction, 
             parts.append(("part", i))
     # The out= variant returns its out= arguments, or else the parts that are no tensors.
     returns = parts or ([("name", a.name) for a in out_args] if f.func.returns else [])
-    body = AutogenOutWrapper(f, COMPOSITE_EXPLICIT, name, Call(_api(namespace, compute), args), n_parts, copies, returns)
+    body = AutogenOutWrapper(
+        f, COMPOSITE_EXPLICIT, name, Call(_api(namespace, compute), args), n_parts, copies, returns
+    )
     return body, Locals.of(f)
 
 
-def _autogen_functional(namespace: str, f: NativeFunction, base: NativeFunction, bindings: tuple[Binding, ...],
-                        name: str) -> tuple[AutogenFunctionalWrapper, Locals]:
+def _autogen_functional(
+    namespace: str,
+    f: NativeFunction,
+    base: NativeFunction,
+    bindings: tuple[Binding, ...],
+    name: str,
+) -> tuple[AutogenFunctionalWrapper, Locals]:
     call_fn = dispatcher.cpp_functions(base)[-1]  # `_outf` order if the base is an out= variant
     taken = {a.name for a in base.func.arguments.flat_all}
     written = [a for a in base.func.arguments.flat_all if a.is_write]
@@ -470,21 +513,42 @@ def _autogen_functional(namespace: str, f: NativeFunction, base: NativeFunction,
     returns: list[tuple[str, int | str]] = []
     returned = set()
     for i, r in enumerate(base.func.returns):
-        alias = next((c for a, c in zip(written, clones) if r.annotation is not None
-                      and a.annotation is not None and r.annotation.alias_set == a.annotation.alias_set), None)
+        alias = next(
+            (
+                c
+                for a, c in zip(written, clones)
+                if r.annotation is not None
+                and a.annotation is not None
+                and r.annotation.alias_set == a.annotation.alias_set
+            ),
+            None,
+        )
         if alias is not None:
             returns.append(("name", alias[1]))
             returned.add(alias[0])
         else:
             returns.append(("part", i))
     returns += [("name", c) for a, c in clones if a not in returned]
-    body = AutogenFunctionalWrapper(f, COMPOSITE_EXPLICIT, name, clones, Call(_api(namespace, call_fn), args),
-                                    len(base.func.returns), returns)
+    body = AutogenFunctionalWrapper(
+        f,
+        COMPOSITE_EXPLICIT,
+        name,
+        clones,
+        Call(_api(namespace, call_fn), args),
+        len(base.func.returns),
+        returns,
+    )
     return body, Locals.of(f, taken)
 
 
-def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, role: str,
-                key: str, impl: str | None) -> Wrapper:
+def _structured(
+    lib_namespace: str,
+    g: NativeFunctionsGroup,
+    f: NativeFunction,
+    role: str,
+    key: str,
+    impl: str | None,
+) -> Wrapper:
     meta_struct = f"::{lib_namespace}::meta::{structured.meta_name(g)}"
     parent = impl or meta_struct
     out_args = g.out.func.arguments.out
@@ -496,22 +560,36 @@ def _structured(lib_namespace: str, g: NativeFunctionsGroup, f: NativeFunction, 
     var = Locals.of(f)
     # What the final class holds: the outputs (not for out=, whose outputs are parameters)
     # and the values meta() precomputed.
-    held = [] if role == OUT else [Expr(f"{var.op}.outputs_[{i}]", a) for i, a in enumerate(out_args)]
+    held = (
+        [] if role == OUT else [Expr(f"{var.op}.outputs_[{i}]", a) for i, a in enumerate(out_args)]
+    )
     pre = g.out.precomputed
     if pre is not None:
         held += [Expr(f"{var.op}.precomputed.{a.name}", a, exact=True) for a in pre.arguments]
     meta_args = translate(bindings, structured.meta_arguments(g))
-    impl_args = translate([*bindings, *held], structured.impl_arguments(g)) if impl is not None else None
+    impl_args = (
+        translate([*bindings, *held], structured.impl_arguments(g)) if impl is not None else None
+    )
     redispatch = None
     if key == COMMON:
         # The out= variant of the same group, through the dispatcher, on the outputs.
         out_fn = dispatcher.cpp_functions(g.out)[-1]
-        redispatch = Call(_api(lib_namespace, out_fn), translate([*bindings, *held], out_fn.bindings))
+        redispatch = Call(
+            _api(lib_namespace, out_fn), translate([*bindings, *held], out_fn.bindings)
+        )
     body = StructuredWrapper(
-        function=f, role=role, key=key, name=_wrapper_name(key, f),
+        function=f,
+        role=role,
+        key=key,
+        name=_wrapper_name(key, f),
         # One final class per wrapper, named after it: unique as the wrappers are.
-        class_name=f"structured_{f.func.name.unambiguous_name()}_{key}", parent=parent,
-        meta_struct=meta_struct, outputs=outputs,
-        n_returns=len(f.func.returns), meta_args=meta_args, impl_args=impl_args,
-        redispatch=redispatch)
+        class_name=f"structured_{f.func.name.unambiguous_name()}_{key}",
+        parent=parent,
+        meta_struct=meta_struct,
+        outputs=outputs,
+        n_returns=len(f.func.returns),
+        meta_args=meta_args,
+        impl_args=impl_args,
+        redispatch=redispatch,
+    )
     return _wrapper(body, f, key, var)

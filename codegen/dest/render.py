@@ -10,7 +10,9 @@ import jinja2
 from codegen.dest import files
 from codegen.dest.library import Library
 
-TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
+TEMPLATE_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates"
+)
 
 
 def environment() -> jinja2.Environment:
@@ -47,7 +49,13 @@ class Renderer:
     def render(self, out: files.OutputFile) -> str:
         # Headers declare every operator, sources define the selected ones: the two differ
         # only in a selective build.
-        key = (out.context, out.key, out.family, out.shard, out.header and self.lib.selection is not None)
+        key = (
+            out.context,
+            out.key,
+            out.family,
+            out.shard,
+            out.header and self.lib.selection is not None,
+        )
         context = self._contexts.get(key)
         if context is None:
             context = self._contexts[key] = files.CONTEXTS[out.context](self.lib, out)

@@ -32,7 +32,10 @@ def _cost(lib, unit: list[files.OutputFile]) -> int:
     """About how long a unit takes to render, in microseconds (measured on PyTorch's yaml)."""
     o = unit[0]
     if o.context == "register":
-        return sum(60 if w.kind == "structured" else 15 for w in lib.wrappers_for(files.family_keys(o.family), o.shard))
+        return sum(
+            60 if w.kind == "structured" else 15
+            for w in lib.wrappers_for(files.family_keys(o.family), o.shard)
+        )
     if o.context == "static_functions":
         return 10 * sum(1 for w in lib.wrappers if w.key == o.key)
     if o.context == "unboxing":
@@ -62,19 +65,24 @@ def _worker(renderer: Renderer, share: list[list[files.OutputFile]], directory: 
         os._exit(status)
 
 
-def _share(lib, units: list[list[files.OutputFile]], jobs: int) -> list[list[list[files.OutputFile]]]:
+def _share(
+    lib, units: list[list[files.OutputFile]], jobs: int
+) -> list[list[list[files.OutputFile]]]:
     """Units dealt to `jobs` workers, largest first, each to the least loaded one."""
     shares: list[list[list[files.OutputFile]]] = [[] for _ in range(jobs)]
     loads = [0] * jobs
-    for cost, _, unit in sorted(((_cost(lib, u), i, u) for i, u in enumerate(units)), key=lambda c: (-c[0], c[1])):
+    for cost, _, unit in sorted(
+        ((_cost(lib, u), i, u) for i, u in enumerate(units)), key=lambda c: (-c[0], c[1])
+    ):
         i = loads.index(min(loads))
         shares[i].append(unit)
         loads[i] += cost
     return shares
 
 
-def write_library(renderer: Renderer, outputs: list[files.OutputFile], directory: str,
-                  jobs: int | None = None) -> None:
+def write_library(
+    renderer: Renderer, outputs: list[files.OutputFile], directory: str, jobs: int | None = None
+) -> None:
     """Render every file of `outputs` into `directory`; raises if any cannot be."""
     os.makedirs(directory, exist_ok=True)
     units = _units(outputs)
@@ -98,7 +106,9 @@ def write_library(renderer: Renderer, outputs: list[files.OutputFile], directory
         finally:
             failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
         if failed:
-            raise RuntimeError(f"{len(failed)} of {len(children)} rendering workers failed (see above)")
+            raise RuntimeError(
+                f"{len(failed)} of {len(children)} rendering workers failed (see above)"
+            )
     except BaseException:
         _remove_partial(outputs, directory)
         raise

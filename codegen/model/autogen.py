@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import string
 
-from codegen.model.dispatch import BackendMetadata, COMPOSITE_EXPLICIT
+from codegen.model.dispatch import COMPOSITE_EXPLICIT, BackendMetadata
 from codegen.model.entry import SET_, NativeFunction, cpp_name
 from codegen.model.groups import PreGroup
 from codegen.model.schema import (
@@ -44,7 +44,9 @@ def skip_reason(d: dict[str, NativeFunction]) -> str | None:
         return "its variants use `manual_cpp_binding`"
     if any(f.is_view_op and str(f.func.name.name) != SET_ for f in fs):
         return "it is a view operator"
-    if all(f.has_composite_implicit_autograd_kernel for f in fs) and not any("core" in f.tags for f in fs):
+    if all(f.has_composite_implicit_autograd_kernel for f in fs) and not any(
+        "core" in f.tags for f in fs
+    ):
         return COMPOSITE_IMPLICIT_SKIP
     if OUT in d and len(d) == 1:
         return ONLY_OUT
@@ -108,8 +110,11 @@ def _strip(a: Argument) -> Argument:
 
 def _signature_arguments(args: Arguments) -> Arguments:
     """Arguments without annotations, tensor options and out arguments."""
-    return Arguments(tuple(_strip(a) for a in args.positional),
-                     tuple(_strip(a) for a in args.non_tensor_options_kwarg_only), ())
+    return Arguments(
+        tuple(_strip(a) for a in args.positional),
+        tuple(_strip(a) for a in args.non_tensor_options_kwarg_only),
+        (),
+    )
 
 
 def _out_schema(func: FunctionSchema) -> FunctionSchema:
@@ -119,8 +124,9 @@ def _out_schema(func: FunctionSchema) -> FunctionSchema:
         self_arg = args.self_arg
         positional = tuple(_strip(a) if a is self_arg else a for a in args.positional)
         out = Argument("out", self_arg.type, None, self_arg.annotation)
-        return FunctionSchema(_out_overload(func.name), Arguments(positional, args.kwarg_only, (out,)),
-                              func.returns)
+        return FunctionSchema(
+            _out_overload(func.name), Arguments(positional, args.kwarg_only, (out,)), func.returns
+        )
     returns, outs = _out_arguments(func)
     if func.kind == MUTABLE:
         arguments = Arguments(args.positional, args.kwarg_only, tuple(outs))
@@ -153,22 +159,35 @@ def _out_arguments(func: FunctionSchema) -> tuple[list[Return], list[Argument]]:
 
 
 def _free_alias_sets(func: FunctionSchema) -> list[str]:
-    used = {x for a in func.arguments.flat_all if a.annotation is not None for x in a.annotation.alias_set}
+    used = {
+        x
+        for a in func.arguments.flat_all
+        if a.annotation is not None
+        for x in a.annotation.alias_set
+    }
     return [c for c in string.ascii_lowercase if c not in used]
 
 
 def _functional_schema(func: FunctionSchema) -> FunctionSchema:
     """Written arguments become plain inputs; those not returned are returned as `NAME_out`."""
     args = func.arguments
-    written = [a for a in ((args.self_arg,) if args.self_arg is not None else ()) + args.out
-               + args.post_self_positional
-               if a.is_write and all(a.annotation != r.annotation for r in func.returns)]
+    written = [
+        a
+        for a in ((args.self_arg,) if args.self_arg is not None else ())
+        + args.out
+        + args.post_self_positional
+        if a.is_write and all(a.annotation != r.annotation for r in func.returns)
+    ]
     returns = tuple(Return(r.name, r.type, None) for r in func.returns) + tuple(
-        Return(f"{a.name}_out", a.type, None) for a in written)
-    name = OperatorName(func.name.namespace,
-                        BaseOperatorName(func.name.name.base, False, func.name.name.dunder_method,
-                                         func.kind == MUTABLE),
-                        func.name.overload_name)
+        Return(f"{a.name}_out", a.type, None) for a in written
+    )
+    name = OperatorName(
+        func.name.namespace,
+        BaseOperatorName(
+            func.name.name.base, False, func.name.name.dunder_method, func.kind == MUTABLE
+        ),
+        func.name.overload_name,
+    )
     return FunctionSchema(name, _signature_arguments(args), returns)
 
 

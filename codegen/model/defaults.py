@@ -17,17 +17,42 @@ _FLOAT_RE = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\Z")
 # Named constants a default may use, per base type, with their meaning in C++.
 REDUCTIONS = {"Mean": "Reduction::Mean", "Sum": "Reduction::Sum"}
 SCALAR_TYPES = {
-    "long": "Long", "int": "Int", "short": "Short", "float": "Float", "double": "Double",
-    "half": "Half", "bfloat16": "BFloat16", "bool": "Bool", "uint8": "Byte", "int8": "Char",
-    "cfloat": "ComplexFloat", "cdouble": "ComplexDouble",
+    "long": "Long",
+    "int": "Int",
+    "short": "Short",
+    "float": "Float",
+    "double": "Double",
+    "half": "Half",
+    "bfloat16": "BFloat16",
+    "bool": "Bool",
+    "uint8": "Byte",
+    "int8": "Char",
+    "cfloat": "ComplexFloat",
+    "cdouble": "ComplexDouble",
 }
-MEMORY_FORMATS = {"contiguous_format": "Contiguous", "preserve_format": "Preserve",
-                  "channels_last": "ChannelsLast", "channels_last_3d": "ChannelsLast3d"}
-LAYOUTS = {"strided": "Strided", "sparse_coo": "Sparse", "sparse_csr": "SparseCsr",
-           "sparse_csc": "SparseCsc", "sparse_bsr": "SparseBsr", "sparse_bsc": "SparseBsc",
-           "_mkldnn": "Mkldnn", "jagged": "Jagged"}
-QSCHEMES = {"per_tensor_affine", "per_channel_affine", "per_tensor_symmetric",
-            "per_channel_symmetric", "per_channel_affine_float_qparams"}
+MEMORY_FORMATS = {
+    "contiguous_format": "Contiguous",
+    "preserve_format": "Preserve",
+    "channels_last": "ChannelsLast",
+    "channels_last_3d": "ChannelsLast3d",
+}
+LAYOUTS = {
+    "strided": "Strided",
+    "sparse_coo": "Sparse",
+    "sparse_csr": "SparseCsr",
+    "sparse_csc": "SparseCsc",
+    "sparse_bsr": "SparseBsr",
+    "sparse_bsc": "SparseBsc",
+    "_mkldnn": "Mkldnn",
+    "jagged": "Jagged",
+}
+QSCHEMES = {
+    "per_tensor_affine",
+    "per_channel_affine",
+    "per_tensor_symmetric",
+    "per_channel_symmetric",
+    "per_channel_affine_float_qparams",
+}
 
 
 def _is_string(text: str) -> bool:
@@ -53,8 +78,10 @@ def _expectation(t: Type) -> str:
         return "`None` or " + _expectation(t.elem)
     if isinstance(t, ListType):
         if t.size is not None:
-            return f"a list such as `[]` or `[{', '.join(['0'] * min(t.size, 2))}]`, or one " \
-                   f"value repeated to length {t.size}"
+            return (
+                f"a list such as `[]` or `[{', '.join(['0'] * min(t.size, 2))}]`, or one "
+                f"value repeated to length {t.size}"
+            )
         return "a list literal such as `[]` or `[0,1]`"
     if isinstance(t, CustomClassType):
         return "nothing: custom class arguments cannot have defaults"
@@ -68,14 +95,16 @@ def _expectation(t: Type) -> str:
         "bool": "`True` or `False`",
         "SymBool": "`True` or `False`",
         "str": "a quoted string such as `'mean'`",
-        "Device": "a quoted device string: `\"cpu\"`, `\"meta\"`, `\"cuda\"` or `\"cuda:N\"` "
-                  f"(N from 0 to {MAX_DEVICE_INDEX})",
+        "Device": 'a quoted device string: `"cpu"`, `"meta"`, `"cuda"` or `"cuda:N"` '
+        f"(N from 0 to {MAX_DEVICE_INDEX})",
         "Tensor": "`[]` (an undefined tensor)",
         "ScalarType": "a dtype name: " + ", ".join(f"`{k}`" for k in SCALAR_TYPES),
         "MemoryFormat": "one of " + ", ".join(f"`{k}`" for k in MEMORY_FORMATS),
         "Layout": "one of " + ", ".join(f"`{k}`" for k in LAYOUTS),
         "QScheme": "one of " + ", ".join(f"`{k}`" for k in sorted(QSCHEMES)),
-    }.get(name or "", f"nothing: `{t}` arguments cannot have defaults (except `None` when optional)")
+    }.get(
+        name or "", f"nothing: `{t}` arguments cannot have defaults (except `None` when optional)"
+    )
 
 
 def _valid_scalar(name: str | None, text: str) -> bool:
@@ -124,6 +153,8 @@ def default_problem(t: Type, text: str) -> tuple[str, str] | None:
     if _valid(t, text):
         return None
     if text == "None" and not isinstance(t, OptionalType):
-        return (f"default `None` is not valid for the non-optional type `{t}`",
-                f"make the type optional (`{t}?`) or give {_expectation(t)}")
+        return (
+            f"default `None` is not valid for the non-optional type `{t}`",
+            f"make the type optional (`{t}?`) or give {_expectation(t)}",
+        )
     return (f"default `{text}` is not valid for type `{t}`", f"expected {_expectation(t)}")

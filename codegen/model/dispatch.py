@@ -15,33 +15,103 @@ COMPOSITE_IMPLICIT = "CompositeImplicitAutograd"
 COMPOSITE_IMPLICIT_NESTED = "CompositeImplicitAutogradNestedTensor"
 COMPOSITE_EXPLICIT = "CompositeExplicitAutograd"
 COMPOSITE_EXPLICIT_NON_FUNCTIONAL = "CompositeExplicitAutogradNonFunctional"
-COMPOSITE_KEYS = (COMPOSITE_IMPLICIT, COMPOSITE_IMPLICIT_NESTED, COMPOSITE_EXPLICIT,
-                  COMPOSITE_EXPLICIT_NON_FUNCTIONAL)
+COMPOSITE_KEYS = (
+    COMPOSITE_IMPLICIT,
+    COMPOSITE_IMPLICIT_NESTED,
+    COMPOSITE_EXPLICIT,
+    COMPOSITE_EXPLICIT_NON_FUNCTIONAL,
+)
 
 SUPPORTED_KEYS = (
-    "CPU", "SparseCPU", "SparseCsrCPU", "MkldnnCPU",
-    "CUDA", "SparseCUDA", "SparseCsrCUDA",
-    "MPS", "SparseMPS", "SparseCsrMPS",
-    "XPU", "SparseXPU", "SparseCsrXPU",
-    "QuantizedCPU", "QuantizedCUDA",
-    "NestedTensorCPU", "NestedTensorCUDA", "NestedTensorXPU", "NestedTensorHPU",
-    "Meta", "SparseMeta", "SparseCsrMeta", "QuantizedMeta", "NestedTensorMeta",
-    "ZeroTensor", "MTIA",
+    "CPU",
+    "SparseCPU",
+    "SparseCsrCPU",
+    "MkldnnCPU",
+    "CUDA",
+    "SparseCUDA",
+    "SparseCsrCUDA",
+    "MPS",
+    "SparseMPS",
+    "SparseCsrMPS",
+    "XPU",
+    "SparseXPU",
+    "SparseCsrXPU",
+    "QuantizedCPU",
+    "QuantizedCUDA",
+    "NestedTensorCPU",
+    "NestedTensorCUDA",
+    "NestedTensorXPU",
+    "NestedTensorHPU",
+    "Meta",
+    "SparseMeta",
+    "SparseCsrMeta",
+    "QuantizedMeta",
+    "NestedTensorMeta",
+    "ZeroTensor",
+    "MTIA",
 ) + COMPOSITE_KEYS
 SUPPORTED_KEY_SET = frozenset(SUPPORTED_KEYS)
 
-_BACKENDS = ("CPU", "CUDA", "HIP", "XLA", "MTIA", "MPS", "IPU", "XPU", "HPU", "VE", "Lazy", "Meta",
-             "PrivateUse1", "PrivateUse2", "PrivateUse3")
+_BACKENDS = (
+    "CPU",
+    "CUDA",
+    "HIP",
+    "XLA",
+    "MTIA",
+    "MPS",
+    "IPU",
+    "XPU",
+    "HPU",
+    "VE",
+    "Lazy",
+    "Meta",
+    "PrivateUse1",
+    "PrivateUse2",
+    "PrivateUse3",
+)
 _FUNCTIONALITIES = ("", "Quantized", "Sparse", "SparseCsr", "NestedTensor", "Autograd")
 KNOWN_KEYS = frozenset(
     [f + b for f in _FUNCTIONALITIES for b in _BACKENDS]
-    + ["FPGA", "MAIA", "Vulkan", "Metal", "MKLDNN", "OpenGL", "OpenCL", "IDEEP", "MkldnnCPU",
-       "Sparse", "SparseCsr", "NestedTensor", "Dense", "Python", "ZeroTensor", "Conjugate",
-       "Negative", "BackendSelect", "Named", "AutogradOther", "AutogradFunctionality",
-       "AutogradNestedTensor", "Tracer", "Autocast", "AutocastCPU", "AutocastCUDA",
-       "AutocastXPU", "Batched", "VmapMode", "Functionalize", "ADInplaceOrView", "Autograd",
-       "FuncTorchBatched", "FuncTorchBatchedDecomposition", "CatchAll", "Undefined"]
-    + list(COMPOSITE_KEYS))
+    + [
+        "FPGA",
+        "MAIA",
+        "Vulkan",
+        "Metal",
+        "MKLDNN",
+        "OpenGL",
+        "OpenCL",
+        "IDEEP",
+        "MkldnnCPU",
+        "Sparse",
+        "SparseCsr",
+        "NestedTensor",
+        "Dense",
+        "Python",
+        "ZeroTensor",
+        "Conjugate",
+        "Negative",
+        "BackendSelect",
+        "Named",
+        "AutogradOther",
+        "AutogradFunctionality",
+        "AutogradNestedTensor",
+        "Tracer",
+        "Autocast",
+        "AutocastCPU",
+        "AutocastCUDA",
+        "AutocastXPU",
+        "Batched",
+        "VmapMode",
+        "Functionalize",
+        "ADInplaceOrView",
+        "Autograd",
+        "FuncTorchBatched",
+        "FuncTorchBatchedDecomposition",
+        "CatchAll",
+        "Undefined",
+    ]
+    + list(COMPOSITE_KEYS)
+)
 
 # Keys whose kernels of a `structured: True` function are structured (meta + impl).
 STRUCTURED_KEYS = frozenset(("CPU", "CUDA", "MPS", "XPU", "MTIA"))

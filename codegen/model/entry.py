@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass, field
 
 from codegen.diagnostics import Position
-from codegen.model.dispatch import BackendMetadata, COMPOSITE_IMPLICIT
+from codegen.model.dispatch import COMPOSITE_IMPLICIT, BackendMetadata
 from codegen.model.schema import Argument, FunctionSchema, OperatorName
 from codegen.yaml_loader import MappingNode, Node, ScalarNode, position, text_column
 
@@ -92,7 +92,9 @@ class EntrySource:
                 if isinstance(k, ScalarNode) and key in (p.strip() for p in k.value.split(",")):
                     col = text_column(k, k.value.find(key))
                     mark = k.start_mark
-                    return Position(self.path, mark.line + 1, (col if col is not None else mark.column) + 1)
+                    return Position(
+                        self.path, mark.line + 1, (col if col is not None else mark.column) + 1
+                    )
         return self.key("dispatch")
 
 
@@ -174,7 +176,10 @@ class NativeFunction:
         for r in self.func.returns:
             if r.annotation is not None and not r.annotation.is_write:
                 return True
-        if "inplace_view" in self.tags and str(self.func.name) not in INPLACE_VIEWS_TREATED_AS_INPLACE:
+        if (
+            "inplace_view" in self.tags
+            and str(self.func.name) not in INPLACE_VIEWS_TREATED_AS_INPLACE
+        ):
             return True
         for a in self.func.arguments.flat_all:
             if a.annotation is not None and a.annotation.alias_set_after == ("*",):

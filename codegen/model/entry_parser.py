@@ -12,7 +12,6 @@ import re
 
 from codegen.diagnostics import Diagnostics, NearMatches
 from codegen.model.dispatch import (
-    BackendMetadata,
     COMPOSITE_IMPLICIT,
     DEFAULT_KERNEL_NAMESPACE,
     KNOWN_KEYS,
@@ -20,17 +19,18 @@ from codegen.model.dispatch import (
     SUPPORTED_KEY_SET,
     SUPPORTED_KEYS,
     UFUNC_KEYS,
+    BackendMetadata,
     split_kernel_name,
 )
 from codegen.model.entry import (
     DEVICE_CHECKS,
     ENTRY_KEYS,
-    EntrySource,
     FUNCTION,
+    VARIANTS,
+    EntrySource,
     NativeFunction,
     Precompute,
     UfuncInnerLoop,
-    VARIANTS,
     cpp_name,
 )
 from codegen.model.schema import OperatorName, parse_operator_name
@@ -38,10 +38,10 @@ from codegen.model.schema_parser import SchemaParser, parse_argument_decl
 from codegen.model.tags import derived_tags
 from codegen.model.types import SchemaError
 from codegen.yaml_loader import (
-    MappingNode,
-    Node,
     NULL_TAG,
     STR_TAG,
+    MappingNode,
+    Node,
     ScalarNode,
     SequenceNode,
     bool_value,
@@ -51,12 +51,35 @@ from codegen.yaml_loader import (
     text_column,
 )
 
-UFUNC_KEY_NAMES = ("CUDAFunctor", "CUDAFunctorOnOther", "CUDAFunctorOnSelf", "CPUScalar",
-                   "CPUVector", "ScalarOnly", "Generic")
-SCALAR_TYPE_NAMES = ("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double",
-                     "ComplexHalf", "ComplexFloat", "ComplexDouble", "Bool", "BFloat16",
-                     "Float8_e5m2", "Float8_e5m2fnuz", "Float8_e4m3fn", "Float8_e4m3fnuz",
-                     "Float8_e8m0fnu")
+UFUNC_KEY_NAMES = (
+    "CUDAFunctor",
+    "CUDAFunctorOnOther",
+    "CUDAFunctorOnSelf",
+    "CPUScalar",
+    "CPUVector",
+    "ScalarOnly",
+    "Generic",
+)
+SCALAR_TYPE_NAMES = (
+    "Byte",
+    "Char",
+    "Short",
+    "Int",
+    "Long",
+    "Half",
+    "Float",
+    "Double",
+    "ComplexHalf",
+    "ComplexFloat",
+    "ComplexDouble",
+    "Bool",
+    "BFloat16",
+    "Float8_e5m2",
+    "Float8_e5m2fnuz",
+    "Float8_e4m3fn",
+    "Float8_e4m3fnuz",
+    "Float8_e8m0fnu",
+)
 _INTEGRAL = ("Byte", "Char", "Int", "Long", "Short")
 DTYPE_CLASSES = {
     "Integral": _INTEGRAL,
@@ -93,13 +116,17 @@ class EntryParser:
         self.unparsed: set[str] = set()
         self.variant_sets: dict[str, frozenset[str]] = {}
         self.kernels: dict[tuple[str, bool, str], BackendMetadata] = {}
-        self.tag_names: NearMatches | None = None  # for `did you mean`, made on the first unknown tag
+        self.tag_names: NearMatches | None = (
+            None  # for `did you mean`, made on the first unknown tag
+        )
 
     def shared(self, value):
         """One object per distinct value (tag sets...): thousands of entries repeat them."""
         return self._shared.setdefault(value, value)
 
-    def kernel(self, name: str, structured: bool, namespace: str = DEFAULT_KERNEL_NAMESPACE) -> BackendMetadata:
+    def kernel(
+        self, name: str, structured: bool, namespace: str = DEFAULT_KERNEL_NAMESPACE
+    ) -> BackendMetadata:
         """One BackendMetadata per distinct kernel."""
         ident = (name, structured, namespace)
         metadata = self.kernels.get(ident)
@@ -109,27 +136,37 @@ class EntryParser:
 
     def parse(self, node: Node) -> NativeFunction | None:
         if not isinstance(node, MappingNode):
-            self.diags.error(position(node, self.path),
-                             f"an entry must be a mapping starting with `func:`, not {describe(node)}",
-                             "write entries as `- func: name(Tensor self) -> Tensor`")
+            self.diags.error(
+                position(node, self.path),
+                f"an entry must be a mapping starting with `func:`, not {describe(node)}",
+                "write entries as `- func: name(Tensor self) -> Tensor`",
+            )
             return None
         mark = node.start_mark
         src = EntrySource(self.path, mark.line + 1, mark.column + 1, {})
         fields = src.fields
         for k, v in node.value:
             if k.tag != STR_TAG:
-                self.diags.error(position(k, self.path), f"a key must be a name, not {describe(k)}",
-                                 "valid keys: " + ", ".join(ENTRY_KEYS))
+                self.diags.error(
+                    position(k, self.path),
+                    f"a key must be a name, not {describe(k)}",
+                    "valid keys: " + ", ".join(ENTRY_KEYS),
+                )
                 continue
             if k.value in fields:
                 first = fields[k.value][0].start_mark.line + 1
-                self.diags.error(position(k, self.path),
-                                 f"key `{k.value}` appears twice in this entry (first on line {first})",
-                                 "keep one of them")
+                self.diags.error(
+                    position(k, self.path),
+                    f"key `{k.value}` appears twice in this entry (first on line {first})",
+                    "keep one of them",
+                )
                 continue
             if k.value not in ENTRY_KEYS:
-                self.diags.error(position(k, self.path), f"unknown key `{k.value}`",
-                                 did_you_mean(k.value, ENTRY_KEYS, "keys"))
+                self.diags.error(
+                    position(k, self.path),
+                    f"unknown key `{k.value}`",
+                    did_you_mean(k.value, ENTRY_KEYS, "keys"),
+                )
                 continue
             fields[k.value] = (k, v)
         return _EntryBuilder(self, src).build()
@@ -147,15 +184,20 @@ class _EntryBuilder:
             return None
         v = pair[1]
         if isinstance(v, ScalarNode) and v.tag == NULL_TAG:
-            self.diags.warning(self.src.value(key), f"`{key}:` has no value and is ignored",
-                               f"give it a value ({ENTRY_KEYS[key]}) or delete the line")
+            self.diags.warning(
+                self.src.value(key),
+                f"`{key}:` has no value and is ignored",
+                f"give it a value ({ENTRY_KEYS[key]}) or delete the line",
+            )
             return None
         return v
 
     def wrong(self, key: str, node: Node, expected: str) -> None:
-        self.diags.error(position(node, self.src.path),
-                         f"`{key}` must be {expected}, not {describe(node)}",
-                         f"`{key}:` takes {ENTRY_KEYS[key]}")
+        self.diags.error(
+            position(node, self.src.path),
+            f"`{key}` must be {expected}, not {describe(node)}",
+            f"`{key}:` takes {ENTRY_KEYS[key]}",
+        )
 
     def get_bool(self, key: str, default: bool) -> bool:
         v = self.node(key)
@@ -196,13 +238,19 @@ class _EntryBuilder:
     def build(self) -> NativeFunction | None:
         src, diags = self.src, self.diags
         if "func" not in src.fields:
-            diags.error(src.entry(), "the entry has no `func:`",
-                        "every entry starts with `- func: name(Type arg, ...) -> Return`")
+            diags.error(
+                src.entry(),
+                "the entry has no `func:`",
+                "every entry starts with `- func: name(Type arg, ...) -> Return`",
+            )
             return None
         func_node = src.fields["func"][1]
         if isinstance(func_node, ScalarNode) and func_node.tag == NULL_TAG:
-            diags.error(src.value("func"), "`func:` has no value",
-                        "write the schema: `- func: name(Type arg, ...) -> Return`")
+            diags.error(
+                src.value("func"),
+                "`func:` has no value",
+                "write the schema: `- func: name(Type arg, ...) -> Return`",
+            )
             return None
         func_text = self.get_str("func")
         if func_text is None:
@@ -214,17 +262,22 @@ class _EntryBuilder:
             self.p.unparsed.add(func_text.split("(", 1)[0].strip())
             return None
         if not canonical:
-            diags.warning(src.value("func"), "the schema is not written in canonical form",
-                          f"write it as: {func}")
+            diags.warning(
+                src.value("func"),
+                "the schema is not written in canonical form",
+                f"write it as: {func}",
+            )
 
         F = src.fields  # only the keys an entry has are looked at: most have few
         structured = "structured" in F and self.get_bool("structured", False)
         delegate = self.operator_name("structured_delegate") if "structured_delegate" in F else None
         inherits = self.get_str("structured_inherits") if "structured_inherits" in F else None
         if inherits is not None and "::" in inherits:
-            diags.error(src.value("structured_inherits"),
-                        "`structured_inherits` cannot name a namespace",
-                        "give the class name only; it is looked up in the operator's namespace")
+            diags.error(
+                src.value("structured_inherits"),
+                "`structured_inherits` cannot name a namespace",
+                "give the class name only; it is looked up in the operator's namespace",
+            )
         if "dispatch" in F:
             dispatch, written, has_table = self.dispatch(structured)
         else:
@@ -233,9 +286,11 @@ class _EntryBuilder:
         if ufunc:
             for key in UFUNC_KEYS:
                 if key in dispatch:
-                    diags.error(src.dispatch_key(key),
-                                f"`{key}` is given a kernel although `ufunc_inner_loop` generates it",
-                                f"remove the `{key}` entry from `dispatch:`")
+                    diags.error(
+                        src.dispatch_key(key),
+                        f"`{key}` is given a kernel although `ufunc_inner_loop` generates it",
+                        f"remove the `{key}` entry from `dispatch:`",
+                    )
                 if func.arguments.out:
                     dispatch[key] = self.p.kernel(f"ufunc_{func.name.name}_{key}", True)
         if not has_table and not structured and delegate is None:
@@ -255,17 +310,22 @@ class _EntryBuilder:
             autogen=self.autogen() if "autogen" in F else (),
             device_guard=self.get_bool("device_guard", True) if "device_guard" in F else True,
             device_check=self.device_check() if "device_check" in F else "ExactSame",
-            manual_kernel_registration="manual_kernel_registration" in F and self.get_bool(
-                "manual_kernel_registration", False),
-            manual_cpp_binding="manual_cpp_binding" in F and self.get_bool("manual_cpp_binding", False),
-            use_const_ref_for_mutable_tensors="use_const_ref_for_mutable_tensors" in F and self.get_bool(
-                "use_const_ref_for_mutable_tensors", False),
-            category_override=self.get_str("category_override") if "category_override" in F else None,
+            manual_kernel_registration="manual_kernel_registration" in F
+            and self.get_bool("manual_kernel_registration", False),
+            manual_cpp_binding="manual_cpp_binding" in F
+            and self.get_bool("manual_cpp_binding", False),
+            use_const_ref_for_mutable_tensors="use_const_ref_for_mutable_tensors" in F
+            and self.get_bool("use_const_ref_for_mutable_tensors", False),
+            category_override=self.get_str("category_override")
+            if "category_override" in F
+            else None,
             python_module=self.get_str("python_module") if "python_module" in F else None,
             tags=self.tags(func),
-            cpp_no_default_args=self.p.shared(frozenset(
-                s for s, _ in self.get_str_list("cpp_no_default_args", False)))
-            if "cpp_no_default_args" in F else _NOTHING,
+            cpp_no_default_args=self.p.shared(
+                frozenset(s for s, _ in self.get_str_list("cpp_no_default_args", False))
+            )
+            if "cpp_no_default_args" in F
+            else _NOTHING,
             ufunc_inner_loop=ufunc,
         )
 
@@ -283,11 +343,17 @@ class _EntryBuilder:
             at = offset + len(part) - len(part.lstrip())
             offset += len(part) + 1
             if v not in VARIANTS:
-                self.diags.error(self.src.in_value("variants", at), f"unknown variant `{v}`" if v else "empty variant",
-                                 did_you_mean(v, VARIANTS, "variants"))
+                self.diags.error(
+                    self.src.in_value("variants", at),
+                    f"unknown variant `{v}`" if v else "empty variant",
+                    did_you_mean(v, VARIANTS, "variants"),
+                )
             elif v in out:
-                self.diags.warning(self.src.in_value("variants", at), f"variant `{v}` is listed twice",
-                                   "list it once")
+                self.diags.warning(
+                    self.src.in_value("variants", at),
+                    f"variant `{v}` is listed twice",
+                    "list it once",
+                )
             else:
                 out.add(v)
         result = frozenset(out) if out else _FUNCTION_ONLY
@@ -300,8 +366,11 @@ class _EntryBuilder:
         if text is None:
             return None
         if "::" in text:
-            self.diags.error(self.src.value(key), f"`{key}` cannot name a namespace",
-                             "write `name.overload`; the operator's own namespace is used")
+            self.diags.error(
+                self.src.value(key),
+                f"`{key}` cannot name a namespace",
+                "write `name.overload`; the operator's own namespace is used",
+            )
             return None
         try:
             return parse_operator_name(text.strip())
@@ -323,12 +392,18 @@ class _EntryBuilder:
         written: list[str] = []
         for k, v in table.value:
             if k.tag != STR_TAG:
-                self.diags.error(position(k, path), f"a dispatch key must be a name, not {describe(k)}",
-                                 "write e.g. `CPU: my_kernel_cpu`")
+                self.diags.error(
+                    position(k, path),
+                    f"a dispatch key must be a name, not {describe(k)}",
+                    "write e.g. `CPU: my_kernel_cpu`",
+                )
                 continue
             if v.tag != STR_TAG:
-                self.diags.error(position(v, path), f"a kernel name must be a string, not {describe(v)}",
-                                 "write e.g. `CPU: my_kernel_cpu`")
+                self.diags.error(
+                    position(v, path),
+                    f"a kernel name must be a string, not {describe(v)}",
+                    "write e.g. `CPU: my_kernel_cpu`",
+                )
                 kernel = None
             else:
                 kernel = self.kernel_name(v)
@@ -337,34 +412,51 @@ class _EntryBuilder:
             for part in keys:
                 key = part.strip()
                 if key in first_line or key not in SUPPORTED_KEY_SET:
-                    self.bad_dispatch_key(k, key, offset + len(part) - len(part.lstrip()), first_line)
+                    self.bad_dispatch_key(
+                        k, key, offset + len(part) - len(part.lstrip()), first_line
+                    )
                     offset += len(part) + 1
                     continue
                 offset += len(part) + 1
                 first_line[key] = k.start_mark.line + 1
                 written.append(key)
                 if kernel is not None:
-                    dispatch[key] = self.p.kernel(kernel[1], structured and key in STRUCTURED_KEYS, kernel[0])
+                    dispatch[key] = self.p.kernel(
+                        kernel[1], structured and key in STRUCTURED_KEYS, kernel[0]
+                    )
         return dispatch, tuple(written), True
 
-    def bad_dispatch_key(self, k: ScalarNode, key: str, offset: int, first_line: dict[str, int]) -> None:
+    def bad_dispatch_key(
+        self, k: ScalarNode, key: str, offset: int, first_line: dict[str, int]
+    ) -> None:
         col = text_column(k, offset)
         at = position(k, self.src.path)
         if col is not None:
             at = at.shifted(col - k.start_mark.column)
         if not key:
-            self.diags.error(at, "empty dispatch key", "separate keys with `, `, e.g. `CPU, CUDA: kernel`")
+            self.diags.error(
+                at, "empty dispatch key", "separate keys with `, `, e.g. `CPU, CUDA: kernel`"
+            )
         elif key in first_line:
             line = first_line[key]
             where = "on this line" if line == k.start_mark.line + 1 else f"first on line {line}"
-            self.diags.error(at, f"dispatch key `{key}` is given twice ({where})",
-                             "give each dispatch key one kernel")
+            self.diags.error(
+                at,
+                f"dispatch key `{key}` is given twice ({where})",
+                "give each dispatch key one kernel",
+            )
         elif key in KNOWN_KEYS:
-            self.diags.error(at, f"dispatch key `{key}` cannot be used in a dispatch table",
-                             "supported keys: " + ", ".join(SUPPORTED_KEYS))
+            self.diags.error(
+                at,
+                f"dispatch key `{key}` cannot be used in a dispatch table",
+                "supported keys: " + ", ".join(SUPPORTED_KEYS),
+            )
         else:
-            self.diags.error(at, f"unknown dispatch key `{key}`",
-                             did_you_mean(key, SUPPORTED_KEYS, "dispatch keys"))
+            self.diags.error(
+                at,
+                f"unknown dispatch key `{key}`",
+                did_you_mean(key, SUPPORTED_KEYS, "dispatch keys"),
+            )
 
     def kernel_name(self, v: ScalarNode) -> tuple[str, str] | None:
         """(C++ namespace, kernel name) of a dispatch value, or None (reported) if malformed."""
@@ -373,11 +465,17 @@ class _EntryBuilder:
             return split_kernel_name(text)
         parts = text.split("::")
         if len(parts) > 4 and all(_IDENT_RE.match(p) for p in parts):
-            self.diags.error(position(v, self.src.path), f"kernel `{text}` is nested in more than 3 namespaces",
-                             "use at most 3 levels: `a::b::c::kernel`")
+            self.diags.error(
+                position(v, self.src.path),
+                f"kernel `{text}` is nested in more than 3 namespaces",
+                "use at most 3 levels: `a::b::c::kernel`",
+            )
         else:
-            self.diags.error(position(v, self.src.path), f"invalid kernel name `{v.value}`",
-                             "a kernel is a C++ function name, optionally namespaced: `ns::kernel`")
+            self.diags.error(
+                position(v, self.src.path),
+                f"invalid kernel name `{v.value}`",
+                "a kernel is a C++ function name, optionally namespaced: `ns::kernel`",
+            )
         return None
 
     def autogen(self) -> tuple[OperatorName, ...]:
@@ -392,8 +490,11 @@ class _EntryBuilder:
             try:
                 names.append(parse_operator_name(part.strip(), at))
             except SchemaError as e:
-                self.diags.error(self.src.in_value("autogen", e.offset), e.message,
-                                 "list operator names separated by `, `, e.g. `autogen: foo, foo.out`")
+                self.diags.error(
+                    self.src.in_value("autogen", e.offset),
+                    e.message,
+                    "list operator names separated by `, `, e.g. `autogen: foo, foo.out`",
+                )
         return tuple(names)
 
     def device_check(self) -> str:
@@ -401,8 +502,11 @@ class _EntryBuilder:
         if text is None:
             return "ExactSame"
         if text not in DEVICE_CHECKS:
-            self.diags.error(self.src.value("device_check"), f"unknown device_check `{text}`",
-                             did_you_mean(text, DEVICE_CHECKS))
+            self.diags.error(
+                self.src.value("device_check"),
+                f"unknown device_check `{text}`",
+                did_you_mean(text, DEVICE_CHECKS),
+            )
             return "ExactSame"
         return text
 
@@ -416,11 +520,15 @@ class _EntryBuilder:
             if valid is not None and tag not in valid:
                 if self.p.tag_names is None:
                     self.p.tag_names = NearMatches(sorted(valid))
-                self.diags.error(position(node, self.src.path), f"unknown tag `{tag}`",
-                                 self.p.tag_names.hint(tag, "tags (from tags.yaml)"))
+                self.diags.error(
+                    position(node, self.src.path),
+                    f"unknown tag `{tag}`",
+                    self.p.tag_names.hint(tag, "tags (from tags.yaml)"),
+                )
             elif tag in out:
-                self.diags.warning(position(node, self.src.path), f"tag `{tag}` is listed twice",
-                                   "list it once")
+                self.diags.warning(
+                    position(node, self.src.path), f"tag `{tag}` is listed twice", "list it once"
+                )
             else:
                 out.add(tag)
         return self.p.shared(frozenset(out | derived))
@@ -435,16 +543,20 @@ class _EntryBuilder:
             at = position(node, self.src.path)
             if "->" not in line:
                 if i != len(items) - 1:
-                    self.diags.error(at, "only the last `precomputed` line may add values without `->`",
-                                     "write `kernel_arg -> Type name, ...`, or move this line last")
+                    self.diags.error(
+                        at,
+                        "only the last `precomputed` line may add values without `->`",
+                        "write `kernel_arg -> Type name, ...`, or move this line last",
+                    )
                     continue
                 add = self.decls(line, node)
                 continue
             arg, _, decls = line.partition("->")
             arg = arg.strip()
             if not _IDENT_RE.match(arg):
-                self.diags.error(at, f"`{arg}` is not an argument name",
-                                 "write `kernel_arg -> Type name, ...`")
+                self.diags.error(
+                    at, f"`{arg}` is not an argument name", "write `kernel_arg -> Type name, ...`"
+                )
                 continue
             replace.append((arg, self.decls(decls, node)))
         return Precompute(tuple(replace), tuple(add))
@@ -455,12 +567,16 @@ class _EntryBuilder:
             try:
                 a = parse_argument_decl(piece)
             except SchemaError as e:
-                self.diags.error(position(node, self.src.path), f"in `precomputed`: {e.message}", e.hint)
+                self.diags.error(
+                    position(node, self.src.path), f"in `precomputed`: {e.message}", e.hint
+                )
                 continue
             if a.name.upper() == a.name:
-                self.diags.error(position(node, self.src.path),
-                                 f"precomputed name `{a.name}` must not be all uppercase",
-                                 "the generated code uses the uppercase name as a template parameter")
+                self.diags.error(
+                    position(node, self.src.path),
+                    f"precomputed name `{a.name}` must not be all uppercase",
+                    "the generated code uses the uppercase name as a template parameter",
+                )
             out.append(a)
         return tuple(out)
 
@@ -478,8 +594,11 @@ class _EntryBuilder:
         out = {}
         for key, key_node, val in pairs:
             if key not in UFUNC_KEY_NAMES:
-                self.diags.error(position(key_node, self.src.path), f"unknown ufunc key `{key}`",
-                                 did_you_mean(str(key), UFUNC_KEY_NAMES, "ufunc keys"))
+                self.diags.error(
+                    position(key_node, self.src.path),
+                    f"unknown ufunc key `{key}`",
+                    did_you_mean(str(key), UFUNC_KEY_NAMES, "ufunc keys"),
+                )
                 continue
             loop = self.ufunc_loop(key, val)
             if loop is not None:
@@ -490,8 +609,11 @@ class _EntryBuilder:
         at = position(node, self.src.path)
         m = _UFUNC_RE.match(node.value) if is_str(node) else None
         if m is None:
-            self.diags.error(at, "a ufunc loop must be written `name (dtype, ...)`",
-                             "e.g. `Generic: add (AllAndComplex, BFloat16, Half)`")
+            self.diags.error(
+                at,
+                "a ufunc loop must be written `name (dtype, ...)`",
+                "e.g. `Generic: add (AllAndComplex, BFloat16, Half)`",
+            )
             return None
         dtypes: list[str] = []
         for d in (x.strip() for x in m.group(2).split(",")):
@@ -501,6 +623,9 @@ class _EntryBuilder:
                 if d not in dtypes:
                     dtypes.append(d)
             else:
-                self.diags.error(at, f"unknown dtype `{d}` in a ufunc loop",
-                                 did_you_mean(d, list(DTYPE_CLASSES) + list(SCALAR_TYPE_NAMES), "dtypes"))
+                self.diags.error(
+                    at,
+                    f"unknown dtype `{d}` in a ufunc loop",
+                    did_you_mean(d, list(DTYPE_CLASSES) + list(SCALAR_TYPE_NAMES), "dtypes"),
+                )
         return UfuncInnerLoop(m.group(1), tuple(dtypes), key)

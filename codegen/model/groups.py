@@ -36,8 +36,11 @@ class NativeFunctionsGroup:
 
     def members(self) -> list[tuple[str, NativeFunction]]:
         """(role, function) for each member."""
-        return [(role, f) for role, f in zip(ROLES, (self.functional, self.inplace, self.mutable,
-                                                        self.out)) if f is not None]
+        return [
+            (role, f)
+            for role, f in zip(ROLES, (self.functional, self.inplace, self.mutable, self.out))
+            if f is not None
+        ]
 
 
 @dataclass(frozen=True, eq=False)

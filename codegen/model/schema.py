@@ -44,7 +44,9 @@ class Argument:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "signature_text", f"{self.type} {self.name}")
-        object.__setattr__(self, "is_write", self.annotation is not None and self.annotation.is_write)
+        object.__setattr__(
+            self, "is_write", self.annotation is not None and self.annotation.is_write
+        )
 
     def __str__(self) -> str:
         s = _with_annotation(str(self.type), self.annotation) + " " + self.name
@@ -56,7 +58,9 @@ class Return:
     name: str | None
     type: Type
     annotation: Annotation | None
-    type_text: str = field(init=False, repr=False, compare=False)  # str(type), kept: grouping uses it
+    type_text: str = field(
+        init=False, repr=False, compare=False
+    )  # str(type), kept: grouping uses it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type_text", str(self.type))
@@ -71,8 +75,12 @@ class Return:
 
 
 # The four keyword-only arguments that together form a C++ TensorOptions, in order.
-TENSOR_OPTIONS = (("dtype", "ScalarType"), ("layout", "Layout"), ("device", "Device"),
-                  ("pin_memory", "bool"))
+TENSOR_OPTIONS = (
+    ("dtype", "ScalarType"),
+    ("layout", "Layout"),
+    ("device", "Device"),
+    ("pin_memory", "bool"),
+)
 
 
 def is_tensor_option(a: Argument, name: str, base: str) -> bool:
@@ -104,7 +112,8 @@ class Arguments:
         kw = self.kwarg_only
         for i in range(len(kw) - 3):
             if kw[i].name == "dtype" and all(
-                    is_tensor_option(kw[i + j], n, b) for j, (n, b) in enumerate(TENSOR_OPTIONS)):
+                is_tensor_option(kw[i + j], n, b) for j, (n, b) in enumerate(TENSOR_OPTIONS)
+            ):
                 to = i
                 break
         setattr_(self, "tensor_options_index", to)
@@ -127,12 +136,12 @@ class Arguments:
     @property
     def post_self_positional(self) -> tuple[Argument, ...]:
         i = self.self_index
-        return self.positional if i is None else self.positional[i + 1:]
+        return self.positional if i is None else self.positional[i + 1 :]
 
     @property
     def non_tensor_options_kwarg_only(self) -> tuple[Argument, ...]:
         i = self.tensor_options_index
-        return self.kwarg_only if i is None else self.kwarg_only[:i] + self.kwarg_only[i + 4:]
+        return self.kwarg_only if i is None else self.kwarg_only[:i] + self.kwarg_only[i + 4 :]
 
     @property
     def flat_non_out(self) -> tuple[Argument, ...]:
@@ -171,8 +180,11 @@ def build_arguments(items: list[Argument | None], offsets: list[int] | None = No
         at = offsets[i] if offsets else 0
         if a is None:
             if acc is not positional:
-                raise SchemaError("the keyword-only marker `*` appears twice", at,
-                                  "keep one `*`; every argument after it is keyword-only")
+                raise SchemaError(
+                    "the keyword-only marker `*` appears twice",
+                    at,
+                    "keep one `*`; every argument after it is keyword-only",
+                )
             acc = kwarg_only
             star_at = at
             continue
@@ -180,17 +192,32 @@ def build_arguments(items: list[Argument | None], offsets: list[int] | None = No
             if acc is kwarg_only:
                 acc = out
         elif acc is out:
-            raise SchemaError(f"argument `{a.name}` follows the out arguments", at,
-                              "out (`Tensor(a!)`) arguments must come last; move it before them")
+            raise SchemaError(
+                f"argument `{a.name}` follows the out arguments",
+                at,
+                "out (`Tensor(a!)`) arguments must come last; move it before them",
+            )
         acc.append(a)
     if star_at >= 0 and not kwarg_only and not out:
-        raise SchemaError("`*` must be followed by keyword-only arguments", star_at,
-                          "remove the trailing `*`")
+        raise SchemaError(
+            "`*` must be followed by keyword-only arguments", star_at, "remove the trailing `*`"
+        )
     return Arguments(tuple(positional), tuple(kwarg_only), tuple(out))
 
 
-AUGMENTED_ASSIGNMENT_NAMES = ("add", "sub", "mul", "div", "mod", "pow", "lshift", "rshift",
-                              "and", "xor", "or")
+AUGMENTED_ASSIGNMENT_NAMES = (
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "mod",
+    "pow",
+    "lshift",
+    "rshift",
+    "and",
+    "xor",
+    "or",
+)
 _FUNCTIONAL_SUFFIX = "_functional"
 
 
@@ -255,7 +282,8 @@ _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 _OPERATOR_NAME_RE = re.compile(
-    r"(?:([A-Za-z_][A-Za-z0-9_]*)::)?([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\Z")
+    r"(?:([A-Za-z_][A-Za-z0-9_]*)::)?([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z0-9_]+))?\Z"
+)
 
 
 def parse_operator_name(text: str, offset: int = 0) -> OperatorName:
@@ -272,18 +300,30 @@ def parse_operator_name(text: str, offset: int = 0) -> OperatorName:
         namespace, rest = text.split("::", 1)
         rest_at = offset + len(namespace) + 2
         if not _IDENT_RE.match(namespace):
-            raise SchemaError(f"invalid namespace `{namespace}`", offset,
-                              "a namespace is one identifier, e.g. `custom::my_op`")
+            raise SchemaError(
+                f"invalid namespace `{namespace}`",
+                offset,
+                "a namespace is one identifier, e.g. `custom::my_op`",
+            )
     name, dot, overload = rest.partition(".")
     if not name:
-        raise SchemaError("the schema has no operator name", rest_at,
-                          "a schema starts with the operator name, e.g. `add.Tensor(...)`")
+        raise SchemaError(
+            "the schema has no operator name",
+            rest_at,
+            "a schema starts with the operator name, e.g. `add.Tensor(...)`",
+        )
     if not _IDENT_RE.match(name):
-        raise SchemaError(f"invalid operator name `{name}`", rest_at,
-                          "an operator name is an identifier (letters, digits, `_`), optionally"
-                          " followed by `.overload`; nested namespaces are not supported")
-    raise SchemaError(f"invalid overload name `{overload}`", rest_at + len(name) + 1,
-                      "an overload name is made of letters, digits and `_`, e.g. `add.Tensor`")
+        raise SchemaError(
+            f"invalid operator name `{name}`",
+            rest_at,
+            "an operator name is an identifier (letters, digits, `_`), optionally"
+            " followed by `.overload`; nested namespaces are not supported",
+        )
+    raise SchemaError(
+        f"invalid overload name `{overload}`",
+        rest_at + len(name) + 1,
+        "an overload name is made of letters, digits and `_`, e.g. `add.Tensor`",
+    )
 
 
 _DUNDER_RE = re.compile(r"__([^_]+)__\Z")
@@ -291,8 +331,11 @@ _DUNDER_RE = re.compile(r"__([^_]+)__\Z")
 
 def parse_base_operator_name(op: str, offset: int = 0) -> BaseOperatorName:
     if op.endswith("_out"):
-        raise SchemaError(f"operator name `{op}` ends in `_out`, which is reserved", offset,
-                          f"make the out= variant an overload instead: `{op[:-4]}.out`")
+        raise SchemaError(
+            f"operator name `{op}` ends in `_out`, which is reserved",
+            offset,
+            f"make the out= variant an overload instead: `{op[:-4]}.out`",
+        )
     m = _DUNDER_RE.match(op) if op.startswith("__") else None
     if m is not None:
         base = m.group(1)
@@ -300,19 +343,22 @@ def parse_base_operator_name(op: str, offset: int = 0) -> BaseOperatorName:
         if inplace:
             base = base[1:]
         elif base.startswith("i"):
-            raise SchemaError(f"dunder method `{op}` starts with `i` but is not an augmented "
-                              "assignment", offset,
-                              "`__iNAME__` is read as the inplace form of `__NAME__`; only "
-                              + ", ".join(f"__i{n}__" for n in AUGMENTED_ASSIGNMENT_NAMES)
-                              + " are supported")
+            raise SchemaError(
+                f"dunder method `{op}` starts with `i` but is not an augmented assignment",
+                offset,
+                "`__iNAME__` is read as the inplace form of `__NAME__`; only "
+                + ", ".join(f"__i{n}__" for n in AUGMENTED_ASSIGNMENT_NAMES)
+                + " are supported",
+            )
         return BaseOperatorName(base, inplace, True)
     inplace = op.endswith("_")
     base = op[:-1] if inplace else op
     functional = base.endswith(_FUNCTIONAL_SUFFIX)
     if functional:
         if inplace:
-            raise SchemaError(f"`{op}` cannot be both `_functional` and inplace", offset,
-                              "rename the operator")
+            raise SchemaError(
+                f"`{op}` cannot be both `_functional` and inplace", offset, "rename the operator"
+            )
         base = base[: -len(_FUNCTIONAL_SUFFIX)]
     return BaseOperatorName(base, inplace, False, functional)
 
@@ -357,16 +403,24 @@ class FunctionSchema:
         returns = self.returns
         written = []
         if args.out or any(a.is_write for a in args.positional):
-            written = [a for a in ((args.self_arg,) if args.self_arg is not None else ()) + args.out
-                       + args.post_self_positional
-                       if a.is_write and all(a.annotation != r.annotation for r in returns)]
+            written = [
+                a
+                for a in ((args.self_arg,) if args.self_arg is not None else ())
+                + args.out
+                + args.post_self_positional
+                if a.is_write and all(a.annotation != r.annotation for r in returns)
+            ]
         name = self.name
-        return "|".join((
-            name.effective_namespace, name.name.base, "dunder" if name.name.dunder_method else "",
-            ", ".join([a.signature_text for a in args.positional]),
-            ", ".join([a.signature_text for a in args.non_tensor_options_kwarg_only]),
-            ", ".join([r.type_text for r in returns] + [str(a.type) for a in written]),
-        ))
+        return "|".join(
+            (
+                name.effective_namespace,
+                name.name.base,
+                "dunder" if name.name.dunder_method else "",
+                ", ".join([a.signature_text for a in args.positional]),
+                ", ".join([a.signature_text for a in args.non_tensor_options_kwarg_only]),
+                ", ".join([r.type_text for r in returns] + [str(a.type) for a in written]),
+            )
+        )
 
     def __str__(self) -> str:
         if len(self.returns) == 1:

@@ -96,17 +96,19 @@ def parse_schema_with_spans(text: str) -> tuple[FunctionSchema, SchemaSpans]:
     name_at = sc.i
     while not sc.at_end() and sc.peek() != "(" and sc.peek() not in _WS:
         sc.i += 1
-    name_text = text[name_at:sc.i]
+    name_text = text[name_at : sc.i]
     if not name_text:
         raise SchemaError("the schema has no operator name", name_at, _SHAPE)
     name = parse_operator_name(name_text, name_at)
     sc.ws()
     if sc.peek() != "(":
-        if "->" in text[sc.i:]:
-            raise SchemaError(f"expected `(` after the operator name, found {sc.found()}",
-                              sc.i, _SHAPE)
-        raise SchemaError("expected `(` and the argument list after the operator name",
-                          sc.i, _SHAPE)
+        if "->" in text[sc.i :]:
+            raise SchemaError(
+                f"expected `(` after the operator name, found {sc.found()}", sc.i, _SHAPE
+            )
+        raise SchemaError(
+            "expected `(` and the argument list after the operator name", sc.i, _SHAPE
+        )
     open_at = sc.i
     sc.i += 1
     items, spans = _arguments(sc, open_at)
@@ -114,13 +116,16 @@ def parse_schema_with_spans(text: str) -> tuple[FunctionSchema, SchemaSpans]:
     sc.ws()
     if not sc.s.startswith("->", sc.i):
         if sc.at_end():
-            raise SchemaError("missing `->` and the return type after the argument list", sc.i,
-                              "every schema says what it returns, e.g. `-> Tensor`, or "
-                              "`-> ()` for nothing")
+            raise SchemaError(
+                "missing `->` and the return type after the argument list",
+                sc.i,
+                "every schema says what it returns, e.g. `-> Tensor`, or `-> ()` for nothing",
+            )
         if sc.peek() == ")":
             raise SchemaError("unmatched `)`", sc.i, "remove it, or add the `(` it closes")
-        raise SchemaError(f"expected `->` after the argument list, found {sc.found()}", sc.i,
-                          _SHAPE)
+        raise SchemaError(
+            f"expected `->` after the argument list, found {sc.found()}", sc.i, _SHAPE
+        )
     sc.i += 2
     sc.ws()
     returns_start = sc.i
@@ -128,14 +133,19 @@ def parse_schema_with_spans(text: str) -> tuple[FunctionSchema, SchemaSpans]:
     sc.ws()
     if not sc.at_end():
         if sc.peek() == ")":
-            raise SchemaError("unmatched `)` after the return type", sc.i,
-                              "remove it, or add the `(` it closes")
-        raise SchemaError(f"unexpected {sc.found()} after the return type", sc.i,
-                          "several returns are written as a tuple: `-> (Tensor a, Tensor b)`")
+            raise SchemaError(
+                "unmatched `)` after the return type", sc.i, "remove it, or add the `(` it closes"
+            )
+        raise SchemaError(
+            f"unexpected {sc.found()} after the return type",
+            sc.i,
+            "several returns are written as a tuple: `-> (Tensor a, Tensor b)`",
+        )
     arguments = build_arguments(items, [sp.start for sp in spans])
     schema = FunctionSchema(name, arguments, returns)
-    return schema, SchemaSpans(name_at, tuple(sp for sp, a in zip(spans, items) if a is not None),
-                               ret_spans, returns_start)
+    return schema, SchemaSpans(
+        name_at, tuple(sp for sp, a in zip(spans, items) if a is not None), ret_spans, returns_start
+    )
 
 
 def _arguments(sc: _Scanner, open_at: int) -> tuple[list[Argument | None], list[ArgSpan]]:
@@ -148,15 +158,21 @@ def _arguments(sc: _Scanner, open_at: int) -> tuple[list[Argument | None], list[
         sc.ws()
         start = sc.i
         if sc.at_end() or sc.s.startswith("->", sc.i):
-            raise SchemaError("unclosed `(`: the argument list has no closing `)`", open_at,
-                              "add `)` at the end of the arguments")
+            raise SchemaError(
+                "unclosed `(`: the argument list has no closing `)`",
+                open_at,
+                "add `)` at the end of the arguments",
+            )
         if sc.peek() == "*":
             sc.i += 1
             items.append(None)
             spans.append(ArgSpan(start, -1, -1))
         elif sc.peek() in (",", ")"):
-            raise SchemaError("expected an argument", start,
-                              "remove the extra `,`" if sc.peek() == "," or items else _SHAPE)
+            raise SchemaError(
+                "expected an argument",
+                start,
+                "remove the extra `,`" if sc.peek() == "," or items else _SHAPE,
+            )
         else:
             a, span = _argument(sc)
             items.append(a)
@@ -169,12 +185,18 @@ def _arguments(sc: _Scanner, open_at: int) -> tuple[list[Argument | None], list[
         if c == ")":
             return items, spans
         if not c or sc.s.startswith("->", sc.i):
-            raise SchemaError("unclosed `(`: the argument list has no closing `)`", open_at,
-                              "add `)` at the end of the arguments")
+            raise SchemaError(
+                "unclosed `(`: the argument list has no closing `)`",
+                open_at,
+                "add `)` at the end of the arguments",
+            )
         last = items[-1]
         what = "`*`" if last is None else f"argument `{last.name}`"
-        raise SchemaError(f"expected `,` or `)` after {what}, found {sc.found()}", sc.i,
-                          "separate arguments with `, `")
+        raise SchemaError(
+            f"expected `,` or `)` after {what}, found {sc.found()}",
+            sc.i,
+            "separate arguments with `, `",
+        )
 
 
 def _argument(sc: _Scanner) -> tuple[Argument, ArgSpan]:
@@ -186,9 +208,14 @@ def _argument(sc: _Scanner) -> tuple[Argument, ArgSpan]:
     name = sc.ident()
     if not name:
         if sc.peek() in (",", ")", "=", ""):
-            raise SchemaError(f"the argument of type `{t}` has no name", name_at, f"write `{t} NAME`")
-        raise SchemaError(f"expected an argument name after `{t}`, found {sc.found()}",
-                          name_at, "argument names are identifiers (letters, digits, `_`)")
+            raise SchemaError(
+                f"the argument of type `{t}` has no name", name_at, f"write `{t} NAME`"
+            )
+        raise SchemaError(
+            f"expected an argument name after `{t}`, found {sc.found()}",
+            name_at,
+            "argument names are identifiers (letters, digits, `_`)",
+        )
     sc.ws()
     default = None
     default_at = -1
@@ -198,8 +225,11 @@ def _argument(sc: _Scanner) -> tuple[Argument, ArgSpan]:
         default_at = sc.i
         default = _default(sc)
         if not default:
-            raise SchemaError(f"expected a default value for `{name}` after `=`",
-                              default_at, "write e.g. `int dim=0`, or remove the `=`")
+            raise SchemaError(
+                f"expected a default value for `{name}` after `=`",
+                default_at,
+                "write e.g. `int dim=0`, or remove the `=`",
+            )
     return Argument(name, t, default, annotation), ArgSpan(start, name_at, default_at)
 
 
@@ -207,8 +237,11 @@ def _type(sc: _Scanner) -> tuple[Type, Annotation | None]:
     start = sc.i
     name = sc.ident(dots=True)
     if not name:
-        raise SchemaError(f"expected a type, found {sc.found()}", start,
-                          "an argument is written `Type name`, e.g. `Tensor self`")
+        raise SchemaError(
+            f"expected a type, found {sc.found()}",
+            start,
+            "an argument is written `Type name`, e.g. `Tensor self`",
+        )
     t = base_type(name, start)
     annotation = None
     sc.ws()
@@ -216,12 +249,16 @@ def _type(sc: _Scanner) -> tuple[Type, Annotation | None]:
         open_at = sc.i
         close = sc.s.find(")", open_at)
         if close < 0:
-            raise SchemaError("unclosed `(` in an alias annotation", open_at,
-                              "write e.g. `Tensor(a!)`")
+            raise SchemaError(
+                "unclosed `(` in an alias annotation", open_at, "write e.g. `Tensor(a!)`"
+            )
         if name != "Tensor":
-            raise SchemaError(f"alias annotations are only allowed on `Tensor`, not `{name}`",
-                              open_at, "remove the `(...)` after the type")
-        annotation = parse_annotation(sc.s[open_at + 1:close], open_at + 1)
+            raise SchemaError(
+                f"alias annotations are only allowed on `Tensor`, not `{name}`",
+                open_at,
+                "remove the `(...)` after the type",
+            )
+        annotation = parse_annotation(sc.s[open_at + 1 : close], open_at + 1)
         sc.i = close + 1
     suffix_at = sc.i
     suffixes = []
@@ -234,19 +271,27 @@ def _type(sc: _Scanner) -> tuple[Type, Annotation | None]:
         elif c == "[":
             close = sc.s.find("]", sc.i)
             if close < 0:
-                raise SchemaError("unclosed `[` in a list type", sc.i, "write e.g. `int[]` or `int[2]`")
-            size = sc.s[sc.i + 1:close].strip()
+                raise SchemaError(
+                    "unclosed `[` in a list type", sc.i, "write e.g. `int[]` or `int[2]`"
+                )
+            size = sc.s[sc.i + 1 : close].strip()
             if size and not size.isdigit():
-                raise SchemaError(f"a list size must be a number, not `{size}`", sc.i + 1,
-                                  "write e.g. `int[2]`, or `int[]` for any length")
+                raise SchemaError(
+                    f"a list size must be a number, not `{size}`",
+                    sc.i + 1,
+                    "write e.g. `int[2]`, or `int[]` for any length",
+                )
             suffixes.append(f"[{size}]")
             sc.i = close + 1
         else:
             break
     t = apply_suffixes(t, "".join(suffixes), suffix_at)
     if annotation is not None and str(t) not in ("Tensor", "Tensor?", "Tensor[]"):
-        raise SchemaError(f"an alias annotation cannot be used with `{t}`", start,
-                          "annotations are allowed on `Tensor(a)`, `Tensor(a)?` and `Tensor(a)[]`")
+        raise SchemaError(
+            f"an alias annotation cannot be used with `{t}`",
+            start,
+            "annotations are allowed on `Tensor(a)`, `Tensor(a)?` and `Tensor(a)[]`",
+        )
     return t, annotation
 
 
@@ -266,8 +311,9 @@ def _default(sc: _Scanner) -> str:
             while j < len(s) and s[j] != c:
                 j += 2 if s[j] == "\\" else 1
             if j >= len(s):
-                raise SchemaError("unterminated string in a default value", i,
-                                  f"close the string with {c}")
+                raise SchemaError(
+                    "unterminated string in a default value", i, f"close the string with {c}"
+                )
             i = j + 1
             continue
         if c in "[(":
@@ -279,8 +325,11 @@ def _default(sc: _Scanner) -> str:
                 raise SchemaError("unmatched `]` in a default value", i, "remove it or add `[`")
             opener, _ = stack.pop()
             if _CLOSERS[opener] != c:
-                raise SchemaError(f"`{opener}` closed by `{c}` in a default value", i,
-                                  f"close it with `{_CLOSERS[opener]}`")
+                raise SchemaError(
+                    f"`{opener}` closed by `{c}` in a default value",
+                    i,
+                    f"close it with `{_CLOSERS[opener]}`",
+                )
         elif c == "," and not stack:
             break
         elif s.startswith("->", i) and not stack:
@@ -288,16 +337,20 @@ def _default(sc: _Scanner) -> str:
         i += 1
     if stack:
         opener, at = stack[-1]
-        raise SchemaError(f"unclosed `{opener}` in a default value", at,
-                          f"add the closing `{_CLOSERS[opener]}`")
+        raise SchemaError(
+            f"unclosed `{opener}` in a default value", at, f"add the closing `{_CLOSERS[opener]}`"
+        )
     sc.i = i
     return s[start:i].rstrip()
 
 
 def _returns(sc: _Scanner) -> tuple[tuple[Return, ...], tuple[ArgSpan, ...]]:
     if sc.at_end():
-        raise SchemaError("missing the return type after `->`", sc.i,
-                          "write e.g. `-> Tensor`, or `-> ()` for nothing")
+        raise SchemaError(
+            "missing the return type after `->`",
+            sc.i,
+            "write e.g. `-> Tensor`, or `-> ()` for nothing",
+        )
     if sc.peek() != "(":
         r, span = _return(sc)
         return (r,), (span,)
@@ -322,10 +375,14 @@ def _returns(sc: _Scanner) -> tuple[tuple[Return, ...], tuple[ArgSpan, ...]]:
             sc.i += 1
             return tuple(rets), tuple(spans)
         if not c:
-            raise SchemaError("unclosed `(` in the return type", open_at,
-                              "add `)` after the last return")
-        raise SchemaError(f"expected `,` or `)` in the returns, found {sc.found()}", sc.i,
-                          "separate returns with `, `")
+            raise SchemaError(
+                "unclosed `(` in the return type", open_at, "add `)` after the last return"
+            )
+        raise SchemaError(
+            f"expected `,` or `)` in the returns, found {sc.found()}",
+            sc.i,
+            "separate returns with `, `",
+        )
 
 
 def _return(sc: _Scanner) -> tuple[Return, ArgSpan]:
@@ -346,17 +403,22 @@ def parse_argument_decl(text: str) -> Argument:
     """Parse one `Type name` declaration (as used by `precomputed:`), any spacing: no default."""
     a = _scan_argument(text)
     if a.default is not None:
-        raise SchemaError(f"`{a.name}` cannot have a default here", text.index("="), "remove the `=...`")
+        raise SchemaError(
+            f"`{a.name}` cannot have a default here", text.index("="), "remove the `=...`"
+        )
     return a
 
 
 # The strict entry points: canonical spelling only, so `str(parse_X(s)) == s`.
 
+
 def parse_schema(text: str) -> FunctionSchema:
     """A schema in canonical form; SchemaError on any mistake or other spelling."""
     schema, canonical = SchemaParser().parse(text)
     if not canonical:
-        raise SchemaError("the schema is not written in canonical form", 0, f"write it as: {schema}")
+        raise SchemaError(
+            "the schema is not written in canonical form", 0, f"write it as: {schema}"
+        )
     return schema
 
 
@@ -372,12 +434,14 @@ def parse_return(text: str) -> Return:
 
 def parse_type(text: str) -> Type:
     """A type without annotation such as `int[2]?`, in canonical spelling; SchemaError otherwise."""
+
     def one(sc: _Scanner) -> Type:
         start = sc.i
         t, annotation = _type(sc)
         if annotation is not None:
             raise SchemaError("a type alone has no alias annotation", start, f"write `{t}`")
         return t
+
     return _canonical(_single(text, one, "type"), text)
 
 
@@ -506,8 +570,9 @@ def _fast_argument(piece: str) -> Argument | None:
     if m is None:
         return None
     base, ann, suffixes, name, default = m.groups()
-    if default is not None and (default.count("[") != default.count("]")
-                                or "(" in default or ")" in default):
+    if default is not None and (
+        default.count("[") != default.count("]") or "(" in default or ")" in default
+    ):
         return None
     typed = _fast_type(base, ann, suffixes)
     if typed is None:
@@ -526,4 +591,3 @@ def _fast_return(piece: str) -> Return | None:
         return None
     r = Return(name, typed[0], typed[1])
     return r if str(r) == piece else None
-

@@ -1,8 +1,8 @@
 """tags.yaml: the tags an entry may carry, each with a description.
 
-    - tag: pointwise
-      desc: |
-        This tag indicates that the operator is pointwise.
+- tag: pointwise
+  desc: |
+    This tag indicates that the operator is pointwise.
 """
 
 from __future__ import annotations
@@ -39,32 +39,45 @@ def load_tags(path: str, diags: Diagnostics) -> frozenset[str] | None:
     if root is None:
         return None
     if not isinstance(root, SequenceNode):
-        diags.error(position(root, path), f"a tags file must be a list, not {describe(root)}",
-                    "write entries as `- tag: NAME` with a `desc:` line")
+        diags.error(
+            position(root, path),
+            f"a tags file must be a list, not {describe(root)}",
+            "write entries as `- tag: NAME` with a `desc:` line",
+        )
         return None
     tags: set[str] = set()
     for entry in root.value:
         at = position(entry, path)
         if not isinstance(entry, MappingNode):
-            diags.error(at, f"a tag entry must be a mapping, not {describe(entry)}",
-                        "write `- tag: NAME` and `desc: WHAT IT MEANS`")
+            diags.error(
+                at,
+                f"a tag entry must be a mapping, not {describe(entry)}",
+                "write `- tag: NAME` and `desc: WHAT IT MEANS`",
+            )
             continue
         fields = {k.value: v for k, v in entry.value if is_str(k)}
         for k, _ in entry.value:
             if not is_str(k) or k.value not in ("tag", "desc"):
-                diags.error(position(k, path), f"unknown key `{getattr(k, 'value', k)}` in a tag entry",
-                            "a tag entry has `tag:` and `desc:`")
+                diags.error(
+                    position(k, path),
+                    f"unknown key `{getattr(k, 'value', k)}` in a tag entry",
+                    "a tag entry has `tag:` and `desc:`",
+                )
         name = fields.get("tag")
         if name is None or not is_str(name):
             diags.error(at, "the tag entry has no `tag:` name", "write `- tag: NAME`")
             continue
         desc = fields.get("desc")
         if desc is None or not is_str(desc) or not desc.value.strip():
-            diags.error(position(name, path), f"tag `{name.value}` has no description",
-                        "add a `desc:` that says what the tag means")
+            diags.error(
+                position(name, path),
+                f"tag `{name.value}` has no description",
+                "add a `desc:` that says what the tag means",
+            )
         if name.value in tags:
-            diags.error(position(name, path), f"tag `{name.value}` is defined twice",
-                        "keep one definition")
+            diags.error(
+                position(name, path), f"tag `{name.value}` is defined twice", "keep one definition"
+            )
         tags.add(name.value)
     return frozenset(tags)
 
@@ -73,8 +86,12 @@ def derived_tags(func: FunctionSchema, valid: frozenset[str] | None) -> frozense
     """Tags a function gets without writing them: `out`, `inplace`, `pt2_compliant_tag`."""
     if not valid:
         return _NONE
-    return _derived(func.name.effective_namespace == DEFAULT_NAMESPACE, bool(func.arguments.out),
-                    func.name.name.inplace, valid)
+    return _derived(
+        func.name.effective_namespace == DEFAULT_NAMESPACE,
+        bool(func.arguments.out),
+        func.name.name.inplace,
+        valid,
+    )
 
 
 _NONE: frozenset[str] = frozenset()

@@ -31,9 +31,25 @@ class SchemaError(Exception):
 
 # The base types the schema language knows, with what each is for.
 BASE_TYPES = (
-    "Tensor", "Scalar", "int", "SymInt", "float", "bool", "SymBool", "str",
-    "ScalarType", "Layout", "Device", "DeviceIndex", "MemoryFormat", "QScheme",
-    "Generator", "Storage", "Stream", "DimVector", "GraphModule",
+    "Tensor",
+    "Scalar",
+    "int",
+    "SymInt",
+    "float",
+    "bool",
+    "SymBool",
+    "str",
+    "ScalarType",
+    "Layout",
+    "Device",
+    "DeviceIndex",
+    "MemoryFormat",
+    "QScheme",
+    "Generator",
+    "Storage",
+    "Stream",
+    "DimVector",
+    "GraphModule",
 )
 _BASE_SET = frozenset(BASE_TYPES)
 CUSTOM_CLASS_PREFIX = "__torch__.torch.classes."
@@ -119,12 +135,15 @@ def base_type(name: str, offset: int = 0) -> Type:
     if name in _BASE_SET:
         return BaseType(name)
     if name.startswith(CUSTOM_CLASS_PREFIX) and len(name) > len(CUSTOM_CLASS_PREFIX):
-        return CustomClassType(name[len(CUSTOM_CLASS_PREFIX):])
+        return CustomClassType(name[len(CUSTOM_CLASS_PREFIX) :])
     close = difflib.get_close_matches(name, BASE_TYPES, n=1)
     if not close:
         close = [t for t in BASE_TYPES if t.lower() == name.lower()]
-    hint = (f"did you mean `{close[0]}`?" if close else
-            "known types: " + ", ".join(BASE_TYPES) + f", or {CUSTOM_CLASS_PREFIX}NAME")
+    hint = (
+        f"did you mean `{close[0]}`?"
+        if close
+        else "known types: " + ", ".join(BASE_TYPES) + f", or {CUSTOM_CLASS_PREFIX}NAME"
+    )
     raise SchemaError(f"unknown type `{name}`", offset, hint)
 
 
@@ -137,24 +156,38 @@ def apply_suffixes(t: Type, suffixes: str, offset: int = 0) -> Type:
     while pos < len(suffixes):
         m = _SUFFIX_RE.match(suffixes, pos)
         if m is None:
-            raise SchemaError(f"unexpected `{suffixes[pos]}` after type `{t}`", offset + pos,
-                              "a type may end in `?` (optional) or `[]`/`[N]` (list)")
+            raise SchemaError(
+                f"unexpected `{suffixes[pos]}` after type `{t}`",
+                offset + pos,
+                "a type may end in `?` (optional) or `[]`/`[N]` (list)",
+            )
         if m.group(0) == "?":
             if isinstance(t, OptionalType):
                 raise SchemaError(f"`{t}` is already optional", offset + pos, "write one `?`")
             t = OptionalType(t)
         else:
-            if isinstance(t, ListType) or (isinstance(t, OptionalType) and isinstance(t.elem, ListType)):
-                raise SchemaError("lists of lists are not supported", offset + pos,
-                                  "use a flat list such as `int[]`")
+            if isinstance(t, ListType) or (
+                isinstance(t, OptionalType) and isinstance(t.elem, ListType)
+            ):
+                raise SchemaError(
+                    "lists of lists are not supported",
+                    offset + pos,
+                    "use a flat list such as `int[]`",
+                )
             size_s = m.group(1)
             size = int(size_s) if size_s else None
             if size == 0:
-                raise SchemaError("a list size must be at least 1", offset + pos + 1,
-                                  f"write `{t}[]` for a list of any length")
+                raise SchemaError(
+                    "a list size must be at least 1",
+                    offset + pos + 1,
+                    f"write `{t}[]` for a list of any length",
+                )
             if size is None and str(t) == "bool":
-                raise SchemaError("a `bool` list needs a fixed size", offset + pos,
-                                  "write e.g. `bool[3]`: it becomes std::array<bool, 3> in C++")
+                raise SchemaError(
+                    "a `bool` list needs a fixed size",
+                    offset + pos,
+                    "write e.g. `bool[3]`: it becomes std::array<bool, 3> in C++",
+                )
             t = ListType(t, size)
         pos = m.end()
     return t
@@ -181,12 +214,15 @@ class Annotation:
         """The inside of `Tensor(...)`, e.g. `a! -> a|b`, in canonical spelling."""
         a = parse_annotation(text)
         if str(a) != text:
-            raise SchemaError(f"`({text})` is not written in canonical form", 0, f"write it as: ({a})")
+            raise SchemaError(
+                f"`({text})` is not written in canonical form", 0, f"write it as: ({a})"
+            )
         return a
 
 
 _ANNOTATION_RE = re.compile(
-    r"\s*([a-z](?:\s*\|\s*[a-z])*)\s*(!?)\s*(?:->\s*(\*|[a-z](?:\s*\|\s*[a-z])*)\s*)?\Z")
+    r"\s*([a-z](?:\s*\|\s*[a-z])*)\s*(!?)\s*(?:->\s*(\*|[a-z](?:\s*\|\s*[a-z])*)\s*)?\Z"
+)
 _ANNOTATION_HINT = "an alias annotation looks like `(a)`, `(a!)`, `(a -> *)` or `(a! -> a|b)`"
 
 
@@ -199,9 +235,15 @@ def parse_annotation(text: str, offset: int = 0) -> Annotation:
     is_write = m.group(2) == "!"
     after = tuple(s.strip() for s in m.group(3).split("|")) if m.group(3) else ()
     if is_write and len(before) > 1:
-        raise SchemaError(f"a written (`!`) alias set must have one member, not `{m.group(1)}`",
-                          offset, "write `(a!)`")
+        raise SchemaError(
+            f"a written (`!`) alias set must have one member, not `{m.group(1)}`",
+            offset,
+            "write `(a!)`",
+        )
     if len(before) > 1 and len(after) > 1:
-        raise SchemaError("an annotation cannot have several alias sets both before and after `->`",
-                          offset, _ANNOTATION_HINT)
+        raise SchemaError(
+            "an annotation cannot have several alias sets both before and after `->`",
+            offset,
+            _ANNOTATION_HINT,
+        )
     return Annotation(before, is_write, after)

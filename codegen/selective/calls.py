@@ -41,7 +41,7 @@ def calls_of_operators(lib: Library, symbols: KernelSymbols | None):
                 names.add(f"{prefix}copy_")
 
     def calls(op: str) -> set[str]:
-        api = {n[len(prefix):] for n in generated.get(op, ()) if n.startswith(prefix)}
+        api = {n[len(prefix) :] for n in generated.get(op, ()) if n.startswith(prefix)}
         if symbols is not None:
             api |= symbols.api_calls(sorted(kernels.get(op, ())), lib.namespace)
         return {callee for name in api for callee in index.get(name, ())} - {op}

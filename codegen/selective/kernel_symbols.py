@@ -77,8 +77,10 @@ class KernelSymbols:
                     self._by_name.setdefault(name, set()).add(obj)
                     name = name.rpartition("::")[0]
         # Object -> the objects defining what it needs (what the linker would pull in).
-        self._needs = {obj: {definer[s] for s in e.undefined if s in definer} - {obj}
-                       for obj, e in self.objects.items()}
+        self._needs = {
+            obj: {definer[s] for s in e.undefined if s in definer} - {obj}
+            for obj, e in self.objects.items()
+        }
         self._reach: dict[str, frozenset[str]] = {}
         self._calls: dict[tuple[str, str], frozenset[str]] = {}
 
@@ -119,7 +121,7 @@ class KernelSymbols:
                 name = qualified_name(sym)
                 if not name.startswith(prefix):
                     continue
-                rest = name[len(prefix):].split("::")
+                rest = name[len(prefix) :].split("::")
                 if len(rest) == 1:
                     calls.add(rest[0])
                 elif len(rest) == 2 and rest[0] in _STATIC_KEYS:

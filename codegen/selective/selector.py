@@ -55,12 +55,16 @@ def read_requests(paths: list[str]) -> list[Request]:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
             entries = data["operators"]
-            requests += [Request(e["name"], bool(e.get("all_overloads", False)), e.get("origin", path))
-                         for e in entries]
+            requests += [
+                Request(e["name"], bool(e.get("all_overloads", False)), e.get("origin", path))
+                for e in entries
+            ]
             if data.get("all_operators"):  # selected_operators.yaml's include_all_operators
                 requests.append(Request(ALL, True, path))
         except (OSError, ValueError, KeyError, TypeError) as e:
-            raise SelectionError(f"{path}: not an operator-set file written by operator_set ({e})") from None
+            raise SelectionError(
+                f"{path}: not an operator-set file written by operator_set ({e})"
+            ) from None
     return requests
 
 
@@ -68,14 +72,18 @@ def read_requests(paths: list[str]) -> list[Request]:
 class Selection:
     registered: frozenset[str]  # NativeFunction.key of the requested operators
     needed: frozenset[str]  # registered, and all they call
-    why: dict[str, tuple[str, str]] = field(default_factory=dict)  # op key -> ("requested by", origin)
+    why: dict[str, tuple[str, str]] = field(
+        default_factory=dict
+    )  # op key -> ("requested by", origin)
     #                                                                   or ("called by", op key)
 
     def report(self, functions: list[NativeFunction]) -> str:
         """One line per kept operator, saying why (the build's selection report)."""
         names = {f.key: f.func.name.full_name() for f in functions}
-        lines = [f"# {len(self.registered)} operators requested, {len(self.needed)} generated "
-                 f"(of {len(functions)} declared)"]
+        lines = [
+            f"# {len(self.registered)} operators requested, {len(self.needed)} generated "
+            f"(of {len(functions)} declared)"
+        ]
         for f in sorted(functions, key=lambda f: names[f.key]):
             if f.key in self.needed:
                 how, what = self.why[f.key]
@@ -110,17 +118,23 @@ def resolve(requests: list[Request], functions: list[NativeFunction]) -> dict[st
     if malformed or unknown:
         lines = []
         if malformed:
-            lines.append(f"{len(malformed)} operator name(s) are not of the form `namespace::name` or "
-                         "`namespace::name.overload`:")
+            lines.append(
+                f"{len(malformed)} operator name(s) are not of the form `namespace::name` or "
+                "`namespace::name.overload`:"
+            )
             lines += [f"  {r.name!r} (from {r.origin})" for r in sorted(set(malformed), key=_order)]
         if unknown:
             lines.append(f"{len(unknown)} selected operator(s) are not declared by this library:")
             for r in sorted(set(unknown), key=_order):
                 near = _near(r.name, by_name, overloads)
-                lines.append(f"  {r.name}{' (all overloads)' if r.all_overloads else ''} (from {r.origin})"
-                             + (f"; did you mean {near}?" if near else ""))
-        lines.append("hint: remove them from the operator_set (ops, selected_operators_yaml or models) "
-                     "that asks for them, or declare them in the library's yaml")
+                lines.append(
+                    f"  {r.name}{' (all overloads)' if r.all_overloads else ''} (from {r.origin})"
+                    + (f"; did you mean {near}?" if near else "")
+                )
+        lines.append(
+            "hint: remove them from the operator_set (ops, selected_operators_yaml or models) "
+            "that asks for them, or declare them in the library's yaml"
+        )
         raise SelectionError("\n".join(lines))
     return chosen
 

@@ -32,7 +32,8 @@ _MACROS = frozenset(("NULL", "EOF", "errno", "assert", "linux", "unix", "i386"))
 RESERVED_ARGUMENT_NAMES = frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t"}
 # Functions of the C standard library (C17), which the runtime's headers declare in the
 # global namespace: a kernel namespace `printf::` would clash with them.
-C_LIBRARY_FUNCTIONS = frozenset("""
+C_LIBRARY_FUNCTIONS = frozenset(
+    """
 abort abs acos acosh asctime asin asinh atan atan2 atanh atexit atof atoi atol atoll
 at_quick_exit bsearch btowc calloc cbrt ceil clearerr clock copysign cos cosh ctime difftime
 div erf erfc exit exp exp2 expm1 fabs fclose fdim feof ferror fflush fgetc fgetpos fgets
@@ -56,15 +57,23 @@ wcscmp wcscoll wcscpy wcscspn wcsftime wcslen wcsncat wcsncmp wcsncpy wcspbrk wc
 wcsrtombs wcsspn wcsstr wcstod wcstof wcstok wcstol wcstold wcstoll wcstombs wcstoul
 wcstoull wcsxfrm wctob wctomb wctrans wctype wmemchr wmemcmp wmemcpy wmemmove wmemset
 wprintf wscanf
-""".split())
+""".split()
+)
 # Names a kernel would hide from the other declarations of its namespace.
 RESERVED_KERNEL_NAMES = frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t"}
 # Names an operator's C++ functions cannot take in the library's namespace: the types,
 # the namespaces of meta structs, kernels and static entry points, Operators.h's names.
-RESERVED_OPERATOR_NAMES = (frozenset(RUNTIME_TYPES) | _MACROS | {"int64_t", "meta", "native", "cpu", "cuda"}
-                           | {"OperatorSchema", "kNumOperators", "kOperators", "find_operator"})
+RESERVED_OPERATOR_NAMES = (
+    frozenset(RUNTIME_TYPES)
+    | _MACROS
+    | {"int64_t", "meta", "native", "cpu", "cuda"}
+    | {"OperatorSchema", "kNumOperators", "kOperators", "find_operator"}
+)
 
-def check_cpp(functions: list[NativeFunction], groups: list[NativeFunctionsGroup], diags: Diagnostics) -> None:
+
+def check_cpp(
+    functions: list[NativeFunction], groups: list[NativeFunctionsGroup], diags: Diagnostics
+) -> None:
     """Report what would not compile (or compile to another value); every function is
     checked, in file order."""
     _check_names(functions, diags)
@@ -85,38 +94,58 @@ def _check_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
             continue
         name = str(f.func.name.name.base)
         if name in RESERVED_OPERATOR_NAMES or name.startswith(RUNTIME_MACRO_PREFIX):
-            diags.error(at_func(f), f"the operator name `{name}` is a name the generated C++ needs "
-                        "(a type, a namespace or a macro)", "rename the operator")
+            diags.error(
+                at_func(f),
+                f"the operator name `{name}` is a name the generated C++ needs "
+                "(a type, a namespace or a macro)",
+                "rename the operator",
+            )
         for a in f.func.arguments.flat_all:
             if _reserved_argument_name(a.name):
-                diags.error(at_arg_named(f, a.name, "name"),
-                            f"the argument name `{a.name}` is a name the generated C++ uses "
-                            "(a type or a macro)", "rename the argument")
+                diags.error(
+                    at_arg_named(f, a.name, "name"),
+                    f"the argument name `{a.name}` is a name the generated C++ uses "
+                    "(a type or a macro)",
+                    "rename the argument",
+                )
         for key, m in sorted(f.dispatch.items()):
             if key not in f.written_dispatch:  # a default kernel is named after the operator
                 continue
             if m.kernel in RESERVED_KERNEL_NAMES or m.kernel.startswith(RUNTIME_MACRO_PREFIX):
-                diags.error(f.source.dispatch_key(key),
-                            f"the kernel name `{m.kernel}` is a name the generated C++ uses "
-                            "(a type or a macro)", "rename the kernel")
+                diags.error(
+                    f.source.dispatch_key(key),
+                    f"the kernel name `{m.kernel}` is a name the generated C++ uses "
+                    "(a type or a macro)",
+                    "rename the kernel",
+                )
             outer = m.cpp_namespace.split("::")[0]
             if m.cpp_namespace != DEFAULT_KERNEL_NAMESPACE and outer in C_LIBRARY_FUNCTIONS:
-                diags.error(f.source.dispatch_key(key),
-                            f"the kernel namespace `{outer}` is the name of a C library function, "
-                            "which C++ declares in the global namespace", "choose another namespace")
+                diags.error(
+                    f.source.dispatch_key(key),
+                    f"the kernel namespace `{outer}` is the name of a C library function, "
+                    "which C++ declares in the global namespace",
+                    "choose another namespace",
+                )
         for a in f.precomputed.arguments if f.precomputed is not None else ():
             if _reserved_argument_name(a.name):
-                diags.error(f.source.value("precomputed"),
-                            f"the precomputed value `{a.name}` has a name the generated C++ uses "
-                            "(a type or a macro)", "rename the value")
+                diags.error(
+                    f.source.value("precomputed"),
+                    f"the precomputed value `{a.name}` has a name the generated C++ uses "
+                    "(a type or a macro)",
+                    "rename the value",
+                )
 
 
 def _reserved_argument_name(name: str) -> bool:
     return name in RESERVED_ARGUMENT_NAMES or name.startswith(("wrapper_", RUNTIME_MACRO_PREFIX))
 
 
-_INT_RANGES = {"int": (-2**63, 2**63 - 1), "SymInt": (-2**63, 2**63 - 1), "Scalar": (-2**63, 2**63 - 1),
-               "DeviceIndex": (-2**15, 2**15 - 1)}
+_INT_RANGES = {
+    "int": (-(2**63), 2**63 - 1),
+    "SymInt": (-(2**63), 2**63 - 1),
+    "Scalar": (-(2**63), 2**63 - 1),
+    "DeviceIndex": (-(2**15), 2**15 - 1),
+}
 
 
 def _literal_problem(base: str | None, text: str) -> str | None:
@@ -133,7 +162,9 @@ def _literal_problem(base: str | None, text: str) -> str | None:
             value = float(text)
         except ValueError:
             return None
-        if math.isinf(value) or (value == 0 and any(c in "123456789" for c in text.split("e")[0].split("E")[0])):
+        if math.isinf(value) or (
+            value == 0 and any(c in "123456789" for c in text.split("e")[0].split("E")[0])
+        ):
             return f"`{text}` is out of the range of a C++ double"
     return None
 
@@ -150,23 +181,30 @@ def _check_defaults(functions: list[NativeFunction], diags: Diagnostics) -> None
             if isinstance(t, ListType) and a.default.startswith("["):
                 items = [x.strip() for x in a.default[1:-1].split(",") if x.strip()]
                 if t.size is not None and str(t.elem) == "bool" and len(items) != t.size:
-                    diags.error(at_arg_named(f, a.name, "default"),
-                                f"`{a.name}` is a `{t}` but its default has {len(items)} values",
-                                f"give {t.size} values, or one value for all")
+                    diags.error(
+                        at_arg_named(f, a.name, "default"),
+                        f"`{a.name}` is a `{t}` but its default has {len(items)} values",
+                        f"give {t.size} values, or one value for all",
+                    )
             for item in items:
                 problem = _literal_problem(t.base_name(), item)
                 if problem:
-                    diags.error(at_arg_named(f, a.name, "default"), f"the default of `{a.name}`: {problem}",
-                                "write the number without leading zeros, within the type's range")
+                    diags.error(
+                        at_arg_named(f, a.name, "default"),
+                        f"the default of `{a.name}`: {problem}",
+                        "write the number without leading zeros, within the type's range",
+                    )
 
 
 def _check_inherits(functions: list[NativeFunction], diags: Diagnostics) -> None:
     for f in functions:
         if f.structured_inherits is not None and f.structured_inherits not in RUNTIME_META_CLASSES:
-            diags.error(f.source.value("structured_inherits"),
-                        f"the runtime has no class `{f.structured_inherits}` for a meta struct to derive from",
-                        f"use one of: {', '.join(RUNTIME_META_CLASSES)} (the generated headers cannot "
-                        "see a class of your own)")
+            diags.error(
+                f.source.value("structured_inherits"),
+                f"the runtime has no class `{f.structured_inherits}` for a meta struct to derive from",
+                f"use one of: {', '.join(RUNTIME_META_CLASSES)} (the generated headers cannot "
+                "see a class of your own)",
+            )
 
 
 def _check_mangled_names(functions: list[NativeFunction], diags: Diagnostics) -> None:
@@ -176,9 +214,12 @@ def _check_mangled_names(functions: list[NativeFunction], diags: Diagnostics) ->
         mangled = f.func.name.unambiguous_name()
         first = seen.setdefault(mangled, f)
         if first is not f:
-            diags.error(at_func(f), f"`{f.key}` and `{first.key}` have the same C++ name `{mangled}` "
-                        "(`.` becomes `_`, and the namespace is left out)",
-                        "rename one of the two operators or overloads")
+            diags.error(
+                at_func(f),
+                f"`{f.key}` and `{first.key}` have the same C++ name `{mangled}` "
+                "(`.` becomes `_`, and the namespace is left out)",
+                "rename one of the two operators or overloads",
+            )
 
 
 def _check_overloads(functions: list[NativeFunction], diags: Diagnostics) -> None:
@@ -189,15 +230,19 @@ def _check_overloads(functions: list[NativeFunction], diags: Diagnostics) -> Non
             key = (c.name, parameter_types(c.params))
             first = seen.setdefault(key, f)
             if first is not f:
-                diags.error(at_func(f), f"in C++, `{f.key}` and `{first.key}` are both "
-                            f"`{c.name}({', '.join(b.type.cpp() for b in c.params)})`: overloads must "
-                            "differ in the types of their arguments",
-                            "change an argument type, or rename one of the two operators")
+                diags.error(
+                    at_func(f),
+                    f"in C++, `{f.key}` and `{first.key}` are both "
+                    f"`{c.name}({', '.join(b.type.cpp() for b in c.params)})`: overloads must "
+                    "differ in the types of their arguments",
+                    "change an argument type, or rename one of the two operators",
+                )
                 break
 
 
-def _check_kernels(functions: list[NativeFunction], groups: list[NativeFunctionsGroup],
-                   diags: Diagnostics) -> None:
+def _check_kernels(
+    functions: list[NativeFunction], groups: list[NativeFunctionsGroup], diags: Diagnostics
+) -> None:
     """A kernel name with one parameter list has one return type; a structured kernel
     serves one group."""
     users: dict[tuple[str, str], set[int]] = {}  # most kernels serve one function: skip those
@@ -215,10 +260,13 @@ def _check_kernels(functions: list[NativeFunction], groups: list[NativeFunctions
             params = parameter_types(native.arguments(f, m.supports_symint()))
             first = declared.setdefault((m.cpp_namespace, m.kernel, params), f)
             if first is not f and dispatcher.kernel_return(first) != dispatcher.kernel_return(f):
-                diags.error(at_func(f), f"kernel `{m.kernel}` ({key}) returns `{dispatcher.kernel_return(f)}` "
-                            f"here and `{dispatcher.kernel_return(first)}` for `{first.key}`, with the same "
-                            "arguments: C++ cannot overload on the return type alone",
-                            "give the two kernels different names")
+                diags.error(
+                    at_func(f),
+                    f"kernel `{m.kernel}` ({key}) returns `{dispatcher.kernel_return(f)}` "
+                    f"here and `{dispatcher.kernel_return(first)}` for `{first.key}`, with the same "
+                    "arguments: C++ cannot overload on the return type alone",
+                    "give the two kernels different names",
+                )
     structured: dict[tuple[str, str], NativeFunctionsGroup] = {}
     for g in groups:
         for key, m in sorted(g.out.dispatch.items()):
@@ -227,6 +275,10 @@ def _check_kernels(functions: list[NativeFunction], groups: list[NativeFunctions
             ns = "" if m.cpp_namespace == DEFAULT_KERNEL_NAMESPACE else m.cpp_namespace
             first = structured.setdefault((ns, m.kernel), g)
             if first is not g:
-                diags.error(at_func(g.out), f"structured kernel `{m.kernel}` ({key}) also implements "
-                            f"`{first.out.key}`: its struct `structured_{m.kernel}` can derive from one "
-                            "meta struct only", "give each structured group its own kernel name")
+                diags.error(
+                    at_func(g.out),
+                    f"structured kernel `{m.kernel}` ({key}) also implements "
+                    f"`{first.out.key}`: its struct `structured_{m.kernel}` can derive from one "
+                    "meta struct only",
+                    "give each structured group its own kernel name",
+                )

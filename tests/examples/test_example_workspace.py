@@ -32,11 +32,24 @@ EXAMPLES = [
 def bazel(workspace, tmp_path, command, *args, output_root="out"):
     """`bazel COMMAND ARGS` in the example's workspace, structured_ops overridden to this
     checkout, actions cached in tmp_path/disk_cache."""
-    argv = [BAZEL, "--batch", f"--output_user_root={tmp_path / output_root}", command,
-            f"--override_module=structured_ops={SOURCE_ROOT}", "--experimental_convenience_symlinks=ignore",
-            f"--disk_cache={tmp_path / 'disk_cache'}", *args]
-    return subprocess.run(argv, cwd=workspace, capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, HOME=str(tmp_path)))
+    argv = [
+        BAZEL,
+        "--batch",
+        f"--output_user_root={tmp_path / output_root}",
+        command,
+        f"--override_module=structured_ops={SOURCE_ROOT}",
+        "--experimental_convenience_symlinks=ignore",
+        f"--disk_cache={tmp_path / 'disk_cache'}",
+        *args,
+    ]
+    return subprocess.run(
+        argv,
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, HOME=str(tmp_path)),
+    )
 
 
 @pytest.mark.skipif(BAZEL is None, reason="no bazel on PATH to run the example workspace")
@@ -56,12 +69,23 @@ def test_example_workspace_builds_and_tests_against_this_module(tmp_path, exampl
     result = bazel(workspace, tmp_path, "build", "//...", output_root="out2")
     summary = re.search(r"INFO: (\d+) process(?:es)?: (.*)\.", result.stderr)
     assert result.returncode == 0 and summary, result.stderr[-4000:]
-    kinds = dict((k.strip(), int(n)) for n, k in (part.strip().split(" ", 1) for part in summary[2].split(",")))
+    kinds = dict(
+        (k.strip(), int(n))
+        for n, k in (part.strip().split(" ", 1) for part in summary[2].split(","))
+    )
     assert set(kinds) <= {"disk cache hit", "internal"}, f"not all cached: {summary[0]}"
     assert kinds.get("disk cache hit", 0) > 0, summary[0]
 
     # The README's way to check a yaml from the workspace.
-    result = bazel(workspace, tmp_path, "run", "@structured_ops//codegen:opgen", "--", "check", "native_functions.yaml")
+    result = bazel(
+        workspace,
+        tmp_path,
+        "run",
+        "@structured_ops//codegen:opgen",
+        "--",
+        "check",
+        "native_functions.yaml",
+    )
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
     assert result.stdout.startswith("native_functions.yaml: ok: "), result.stdout
 
@@ -73,8 +97,16 @@ def test_a_declared_kernel_left_unwritten_fails_the_library_target_at_its_yaml_l
     (workspace / "ramp.cpp").unlink()
     result = bazel(workspace, tmp_path, "build", "//:my_ops")
     assert result.returncode != 0
-    line = next(i for i, text in enumerate((workspace / "native_functions.yaml").read_text().splitlines(), 1)
-                if text.startswith("- func: ramp("))
-    assert (f"native_functions.yaml:{line}:3: error: `my::ops::native::ramp`, the CPU kernel of ramp, is "
-            "declared but no source of the library defines it") in result.stderr, result.stderr[-4000:]
-    assert "hint: write `my::ops::native::ramp(...) { ... }` in one of the library's srcs" in result.stderr
+    line = next(
+        i
+        for i, text in enumerate((workspace / "native_functions.yaml").read_text().splitlines(), 1)
+        if text.startswith("- func: ramp(")
+    )
+    assert (
+        f"native_functions.yaml:{line}:3: error: `my::ops::native::ramp`, the CPU kernel of ramp, is "
+        "declared but no source of the library defines it"
+    ) in result.stderr, result.stderr[-4000:]
+    assert (
+        "hint: write `my::ops::native::ramp(...) { ... }` in one of the library's srcs"
+        in result.stderr
+    )

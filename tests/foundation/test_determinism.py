@@ -22,10 +22,28 @@ def test_aten_cpu_regenerates_byte_identical(tmp_path, hash_seed):
     (tmp_path / "ops" / "native_functions.yaml").write_bytes(YAML.read_bytes())
     env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(RUNFILES))
     result = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate", "ops/native_functions.yaml",
-         "--namespace", "sops::aten", "--include-prefix", "aten_cpu", "--backends", "CPU",
-         "--shards", "2", "--output-dir", "out"],
-        cwd=tmp_path, env=env, capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "generate",
+            "ops/native_functions.yaml",
+            "--namespace",
+            "sops::aten",
+            "--include-prefix",
+            "aten_cpu",
+            "--backends",
+            "CPU",
+            "--shards",
+            "2",
+            "--output-dir",
+            "out",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     assert sorted(os.listdir(tmp_path / "out")) == sorted(OUTPUTS)
     for name in OUTPUTS:

@@ -17,7 +17,9 @@ PINNED = {"pyyaml": "6.0.3", "markupsafe": "3.0.3", "jinja2": "3.1.6"}  # MODULE
 def wheel_root(name: str) -> str:
     """The runfiles directory of the `pypi_<name>` repository (its canonical name ends so)."""
     found = [p for p in RUNFILES_MAIN.parent.iterdir() if p.name.endswith(f"pypi_{name}")]
-    assert len(found) == 1, f"pypi_{name} in {sorted(p.name for p in RUNFILES_MAIN.parent.iterdir())}"
+    assert len(found) == 1, (
+        f"pypi_{name} in {sorted(p.name for p in RUNFILES_MAIN.parent.iterdir())}"
+    )
     return str(found[0])
 
 
@@ -25,14 +27,22 @@ ROOTS = [str(RUNFILES_MAIN)] + [wheel_root(n) for n in PINNED]
 
 
 def action(roots, *args, env=None):
-    return subprocess.run([sys.executable, "-S", "-E", "-B", str(MAIN), *roots, "--", *args],
-                          capture_output=True, text=True, env=env)
+    return subprocess.run(
+        [sys.executable, "-S", "-E", "-B", str(MAIN), *roots, "--", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
 
 
 def test_the_pinned_versions_are_what_the_action_imports():
-    code = ("import sys; sys.path[0:0] = sys.argv[1:]; import yaml, markupsafe, jinja2; "
-            "print(yaml.__version__, markupsafe.__version__, jinja2.__version__)")
-    result = subprocess.run([sys.executable, "-S", "-E", "-c", code, *ROOTS], capture_output=True, text=True)
+    code = (
+        "import sys; sys.path[0:0] = sys.argv[1:]; import yaml, markupsafe, jinja2; "
+        "print(yaml.__version__, markupsafe.__version__, jinja2.__version__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-S", "-E", "-c", code, *ROOTS], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == list(PINNED.values())
 

@@ -37,7 +37,9 @@ TAGS = os.path.join(TESTDATA, "tags.yaml")
 TIME_BASE_S = 3.0
 TIME_PER_BYTE_S = 20e-6
 
-_DIAG = re.compile(r"(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning): (?P<msg>.+)\Z")
+_DIAG = re.compile(
+    r"(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning): (?P<msg>.+)\Z"
+)
 _HINT = re.compile(r"  hint: \S.*\Z")
 _SUMMARY_ERRORS = re.compile(r".+: \d+ errors?, \d+ warnings?\Z")
 
@@ -100,7 +102,11 @@ def check_problems(path: str, run: Run, tags: str | None = TAGS) -> list[str]:
         if m is not None:
             if m["path"] not in (path, tags):
                 problems.append(f"diagnostic names another file: {line}")
-            if int(m["line"]) < 1 or int(m["col"]) < 1 or (m["path"] == path and int(m["line"]) > n_lines + 1):
+            if (
+                int(m["line"]) < 1
+                or int(m["col"]) < 1
+                or (m["path"] == path and int(m["line"]) > n_lines + 1)
+            ):
                 problems.append(f"diagnostic points outside the file ({n_lines} lines): {line}")
             errors += m["sev"] == "error"
             if i + 1 >= len(lines) or not _HINT.match(lines[i + 1]):
@@ -126,10 +132,27 @@ def _first_line_with(text: str, needle: str) -> str:
     return ""
 
 
-def generate(path: str, out_dir: str, namespace: str = "fuzz::ops", backends: str = "CPU",
-             shards: int = 1, include_prefix: str | None = None, tags: str | None = TAGS) -> Run:
-    argv = ["generate", path, "--namespace", namespace, "--backends", backends, "--output-dir", out_dir,
-            "--shards", str(shards)]
+def generate(
+    path: str,
+    out_dir: str,
+    namespace: str = "fuzz::ops",
+    backends: str = "CPU",
+    shards: int = 1,
+    include_prefix: str | None = None,
+    tags: str | None = TAGS,
+) -> Run:
+    argv = [
+        "generate",
+        path,
+        "--namespace",
+        namespace,
+        "--backends",
+        backends,
+        "--output-dir",
+        out_dir,
+        "--shards",
+        str(shards),
+    ]
     if include_prefix:
         argv += ["--include-prefix", include_prefix]
     if tags:
@@ -140,8 +163,12 @@ def generate(path: str, out_dir: str, namespace: str = "fuzz::ops", backends: st
 def generate_problems(run: Run) -> list[str]:
     if run.rc == 0:
         return []
-    first = next((line for line in run.stderr.splitlines() if ": error: " in line), run.stderr.strip()[:300])
-    what = {1: "generate rejects what check accepted", 2: "internal error of generate"}.get(run.rc, "generate failed")
+    first = next(
+        (line for line in run.stderr.splitlines() if ": error: " in line), run.stderr.strip()[:300]
+    )
+    what = {1: "generate rejects what check accepted", 2: "internal error of generate"}.get(
+        run.rc, "generate failed"
+    )
     return [f"{what} (exit {run.rc}): {first}"]
 
 
@@ -153,22 +180,38 @@ def runtime_headers_present(root: str = ROOT) -> bool:
     return os.path.isfile(os.path.join(root, "runtime", "tensor.h"))
 
 
-def compile_problems(out_dir: str, include_root: str, root: str = ROOT, jobs: int = 2,
-                     only: str | None = None) -> list[str]:
+def compile_problems(
+    out_dir: str, include_root: str, root: str = ROOT, jobs: int = 2, only: str | None = None
+) -> list[str]:
     """`g++ -std=c++17 -fsyntax-only` on every generated .h/.cpp of `out_dir`: its errors.
 
     `include_root` is where the generated files' include prefix starts (`-I` it).
     """
     cxx = compiler()
-    files = sorted(f for f in os.listdir(out_dir) if f.endswith((".h", ".cpp")) and only in (None, f))
+    files = sorted(
+        f for f in os.listdir(out_dir) if f.endswith((".h", ".cpp")) and only in (None, f)
+    )
 
     def one(name: str) -> str | None:
-        cmd = [cxx, "-std=c++17", "-fsyntax-only", "-Wno-pragma-once-outside-header", "-x", "c++",
-               "-I", root, "-I", include_root, os.path.join(out_dir, name)]
+        cmd = [
+            cxx,
+            "-std=c++17",
+            "-fsyntax-only",
+            "-Wno-pragma-once-outside-header",
+            "-x",
+            "c++",
+            "-I",
+            root,
+            "-I",
+            include_root,
+            os.path.join(out_dir, name),
+        ]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode == 0:
             return None
-        first = next((line for line in p.stderr.splitlines() if "error" in line), p.stderr.strip()[:300])
+        first = next(
+            (line for line in p.stderr.splitlines() if "error" in line), p.stderr.strip()[:300]
+        )
         return f"{name} does not compile: {first}"
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -194,8 +237,11 @@ class Options:
     compile_only: str | None = None  # one generated file (when minimizing its failure)
 
 
-def examine(text: str, work_dir: str, opts: Options = Options(), name: str = "native_functions.yaml"):
+def examine(
+    text: str, work_dir: str, opts: Options | None = None, name: str = "native_functions.yaml"
+):
     """(the check's Run, [(stage, problem), ...]) for `text` as a yaml file."""
+    opts = opts if opts is not None else Options()
     os.makedirs(work_dir, exist_ok=True)
     path = os.path.join(work_dir, name)
     with open(path, "w", encoding="utf-8", newline="") as f:
@@ -209,10 +255,14 @@ def examine(text: str, work_dir: str, opts: Options = Options(), name: str = "na
     out_dir = os.path.join(include_root, opts.include_prefix or "fuzz_ops")
     if os.path.isdir(out_dir):
         shutil.rmtree(out_dir)
-    gen = generate(path, out_dir, opts.namespace, opts.backends, opts.shards, opts.include_prefix, opts.tags)
+    gen = generate(
+        path, out_dir, opts.namespace, opts.backends, opts.shards, opts.include_prefix, opts.tags
+    )
     problems += [(GENERATE, p) for p in generate_problems(gen)]
     if not problems and opts.compile and compiler() and runtime_headers_present():
-        problems += [(COMPILE, p) for p in compile_problems(out_dir, include_root, only=opts.compile_only)]
+        problems += [
+            (COMPILE, p) for p in compile_problems(out_dir, include_root, only=opts.compile_only)
+        ]
     return run, problems
 
 
@@ -223,6 +273,7 @@ def without_absent_backends(opts: Options, text: str) -> Options:
     CUDA, and one without any backend kernel (composites only: nothing refused) with the
     backends as drawn.  Judged on the text, not on our parser's model of it, so a parser
     that loses a kernel still fails."""
+
     def named(backends):
         return [b for b in backends if re.search(rf"\b{b}\b", text)]
 
@@ -237,9 +288,11 @@ def command(stage: str, opts: Options, problem: str = "") -> str:
     if stage == CHECK:
         return f"python3 -m codegen check FILE{tags}"
     prefix = opts.include_prefix or "fuzz_ops"
-    cmd = (f"python3 -m codegen generate FILE{tags} --namespace {opts.namespace} --backends {opts.backends} "
-           f"--shards {opts.shards} --output-dir DIR/{prefix}"
-           + (f" --include-prefix {opts.include_prefix}" if opts.include_prefix else ""))
+    cmd = (
+        f"python3 -m codegen generate FILE{tags} --namespace {opts.namespace} --backends {opts.backends} "
+        f"--shards {opts.shards} --output-dir DIR/{prefix}"
+        + (f" --include-prefix {opts.include_prefix}" if opts.include_prefix else "")
+    )
     if stage == COMPILE:
         name = problem.split(" ", 1)[0] if problem else "EACH_FILE"
         cmd += f" && g++ -std=c++17 -fsyntax-only -x c++ -I. -IDIR DIR/{prefix}/{name}"
@@ -253,7 +306,9 @@ def problem_kind(problem: str) -> str:
     return problem[:120]
 
 
-def minimized(text: str, stage: str, problem: str, work_dir: str, opts: Options, budget_s: float = 60.0) -> str:
+def minimized(
+    text: str, stage: str, problem: str, work_dir: str, opts: Options, budget_s: float = 60.0
+) -> str:
     """`text`, made smaller while it still fails at `stage` with a problem of the same kind."""
     want = problem_kind(problem)
     if stage == COMPILE:
@@ -268,6 +323,7 @@ def minimized(text: str, stage: str, problem: str, work_dir: str, opts: Options,
 
 # --- Findings: failing files, minimized, for people to read. ---
 
+
 def minimize(text: str, still_fails, budget_s: float = 60.0) -> str:
     """A smaller `text` (whole entries, then lines) for which `still_fails(text)` holds."""
     deadline = time.monotonic() + budget_s
@@ -278,7 +334,7 @@ def minimize(text: str, still_fails, budget_s: float = 60.0) -> str:
             size = max(1, len(chunks) // n)
             reduced = False
             for start in range(0, len(chunks), size):
-                candidate = chunks[:start] + chunks[start + size:]
+                candidate = chunks[:start] + chunks[start + size :]
                 if candidate and still_fails("".join(candidate)):
                     chunks = candidate
                     n = max(n - 1, 2)

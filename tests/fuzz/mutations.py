@@ -10,14 +10,62 @@ from hypothesis import strategies as st
 
 # --- Mutations of any yaml text. ---
 
-CHARS = list("()[]{},:*?!=->|'\"#&*%@` \t\n.\\_aZ09") + ["\u00e9", "\ufeff", "\x00", "\r", "- ", ": ", "  "]
-WORDS = ("func", "dispatch", "structured", "structured_delegate", "structured_inherits", "precomputed",
-         "autogen", "variants", "tags", "device_guard", "device_check", "manual_kernel_registration",
-         "manual_cpp_binding", "python_module", "cpp_no_default_args", "category_override",
-         "ufunc_inner_loop", "use_const_ref_for_mutable_tensors", "Tensor", "Tensor(a!)", "Tensor?", "int[]",
-         "Scalar", "SymInt", "CPU", "CUDA", "Meta", "CompositeExplicitAutograd", "CompositeImplicitAutograd",
-         "True", "False", "None", "method", "function", "out", "self", "*", "->", "GraphModule",
-         "__torch__.torch.classes.ns.K", "Generator?", "Device", '"cuda:x"', "inplace_view", "core")
+CHARS = list("()[]{},:*?!=->|'\"#&*%@` \t\n.\\_aZ09") + [
+    "\u00e9",
+    "\ufeff",
+    "\x00",
+    "\r",
+    "- ",
+    ": ",
+    "  ",
+]
+WORDS = (
+    "func",
+    "dispatch",
+    "structured",
+    "structured_delegate",
+    "structured_inherits",
+    "precomputed",
+    "autogen",
+    "variants",
+    "tags",
+    "device_guard",
+    "device_check",
+    "manual_kernel_registration",
+    "manual_cpp_binding",
+    "python_module",
+    "cpp_no_default_args",
+    "category_override",
+    "ufunc_inner_loop",
+    "use_const_ref_for_mutable_tensors",
+    "Tensor",
+    "Tensor(a!)",
+    "Tensor?",
+    "int[]",
+    "Scalar",
+    "SymInt",
+    "CPU",
+    "CUDA",
+    "Meta",
+    "CompositeExplicitAutograd",
+    "CompositeImplicitAutograd",
+    "True",
+    "False",
+    "None",
+    "method",
+    "function",
+    "out",
+    "self",
+    "*",
+    "->",
+    "GraphModule",
+    "__torch__.torch.classes.ns.K",
+    "Generator?",
+    "Device",
+    '"cuda:x"',
+    "inplace_view",
+    "core",
+)
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\S")
 
 
@@ -28,12 +76,12 @@ def near_miss(draw, word: str) -> str:
     i = draw(st.integers(0, len(word) - 1))
     how = draw(st.integers(0, 3))
     if how == 0:
-        return word[:i] + word[i + 1:]
+        return word[:i] + word[i + 1 :]
     if how == 1:
         return word[:i] + word[i] + word[i:]
     if how == 2 and i + 1 < len(word):
-        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
-    return word[:i] + draw(st.sampled_from("aeiouxyz_0")) + word[i + 1:]
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    return word[:i] + draw(st.sampled_from("aeiouxyz_0")) + word[i + 1 :]
 
 
 @st.composite
@@ -53,24 +101,32 @@ def _mutate_once(draw, text: str) -> str:
         return text[:i] + draw(st.sampled_from(CHARS)) + text[i:]
     if kind == 1 and n:  # delete a character
         i = draw(st.integers(0, n - 1))
-        return text[:i] + text[i + 1:]
+        return text[:i] + text[i + 1 :]
     if kind == 2 and n:  # replace a character
         i = draw(st.integers(0, n - 1))
-        return text[:i] + draw(st.sampled_from(CHARS)) + text[i + 1:]
+        return text[:i] + draw(st.sampled_from(CHARS)) + text[i + 1 :]
     tokens = [m for m in _TOKEN.finditer(text)]
     if kind == 3 and len(tokens) > 1:  # swap two tokens
-        a, b = sorted(draw(st.lists(st.integers(0, len(tokens) - 1), min_size=2, max_size=2, unique=True)))
+        a, b = sorted(
+            draw(st.lists(st.integers(0, len(tokens) - 1), min_size=2, max_size=2, unique=True))
+        )
         ta, tb = tokens[a], tokens[b]
-        return (text[:ta.start()] + tb.group() + text[ta.end():tb.start()] + ta.group() + text[tb.end():])
+        return (
+            text[: ta.start()]
+            + tb.group()
+            + text[ta.end() : tb.start()]
+            + ta.group()
+            + text[tb.end() :]
+        )
     if kind == 4 and tokens:  # a near-miss name
         t = draw(st.sampled_from(tokens))
-        return text[:t.start()] + near_miss(draw, t.group()) + text[t.end():]
+        return text[: t.start()] + near_miss(draw, t.group()) + text[t.end() :]
     if kind == 5 and tokens:  # a word of the language where another was
         t = draw(st.sampled_from(tokens))
-        return text[:t.start()] + draw(st.sampled_from(WORDS)) + text[t.end():]
+        return text[: t.start()] + draw(st.sampled_from(WORDS)) + text[t.end() :]
     if kind == 6 and lines:  # delete a line (a key, with its value when it is one line)
         i = draw(st.integers(0, len(lines) - 1))
-        return "\n".join(lines[:i] + lines[i + 1:])
+        return "\n".join(lines[:i] + lines[i + 1 :])
     if kind == 7 and lines:  # duplicate a line (e.g. a key)
         i = draw(st.integers(0, len(lines) - 1))
         j = draw(st.integers(0, len(lines)))
@@ -79,13 +135,13 @@ def _mutate_once(draw, text: str) -> str:
         i = draw(st.integers(0, len(lines) - 1))
         line = lines[i]
         new = draw(st.sampled_from(["", " ", "   ", "\t", "    "])) + line.lstrip(" ")
-        return "\n".join(lines[:i] + [new] + lines[i + 1:])
+        return "\n".join(lines[:i] + [new] + lines[i + 1 :])
     if kind == 9 and len(lines) > 1:  # swap two lines
         i, j = draw(st.lists(st.integers(0, len(lines) - 1), min_size=2, max_size=2, unique=True))
         lines[i], lines[j] = lines[j], lines[i]
         return "\n".join(lines)
     if kind == 10 and n:  # truncate
-        return text[:draw(st.integers(0, n - 1))]
+        return text[: draw(st.integers(0, n - 1))]
     # copy an entry-level key line of one entry into another entry (duplicated or misplaced keys)
     keyed = [i for i, line in enumerate(lines) if re.match(r"  [a-z_]+:", line)]
     if keyed:
@@ -100,17 +156,27 @@ def _mutate_once(draw, text: str) -> str:
 # Ways to nest lists and mappings `depth` levels deep, as the value of an entry's key.
 DEEP_NESTINGS = {
     "flow_lists": lambda d: "- func: f(Tensor self) -> Tensor\n  tags: " + "[" * d + "\n",
-    "closed_flow_lists": lambda d: "- func: f(Tensor self) -> Tensor\n  tags: " + "[" * d + "]" * d + "\n",
+    "closed_flow_lists": lambda d: (
+        "- func: f(Tensor self) -> Tensor\n  tags: " + "[" * d + "]" * d + "\n"
+    ),
     "flow_mappings": lambda d: "- func: f(Tensor self) -> Tensor\n  dispatch: " + "{a: " * d + "\n",
-    "one_pair_mappings": lambda d: "- func: f(Tensor self) -> Tensor\n  tags: [" + "a: [" * d + "\n",
+    "one_pair_mappings": lambda d: (
+        "- func: f(Tensor self) -> Tensor\n  tags: [" + "a: [" * d + "\n"
+    ),
     "compact_sequences": lambda d: "- " * d + "x\n",
     "complex_keys": lambda d: "? " * d + "x\n",
-    "indented_mappings": lambda d: "- func: f(Tensor self) -> Tensor\n  dispatch:\n"
-                                   + "".join(" " * (4 + i) + f"k{i}:\n" for i in range(d)),
-    "indented_sequences": lambda d: "- func: f(Tensor self) -> Tensor\n  tags:\n"
-                                    + "".join(" " * (4 + 2 * i) + "-\n" for i in range(d)),
-    "crlf_mappings": lambda d: "- func: f(Tensor self) -> Tensor\r\n  dispatch:\r\n"
-                               + "".join(" " * (4 + i) + f"k{i}:\r\n" for i in range(d)),
+    "indented_mappings": lambda d: (
+        "- func: f(Tensor self) -> Tensor\n  dispatch:\n"
+        + "".join(" " * (4 + i) + f"k{i}:\n" for i in range(d))
+    ),
+    "indented_sequences": lambda d: (
+        "- func: f(Tensor self) -> Tensor\n  tags:\n"
+        + "".join(" " * (4 + 2 * i) + "-\n" for i in range(d))
+    ),
+    "crlf_mappings": lambda d: (
+        "- func: f(Tensor self) -> Tensor\r\n  dispatch:\r\n"
+        + "".join(" " * (4 + i) + f"k{i}:\r\n" for i in range(d))
+    ),
 }
 
 _BLOCK = """\
@@ -161,17 +227,29 @@ def huge_file(blocks: int) -> str:
 
 # Files with one near-miss name per entry, of each kind `check` suggests a name for.
 NEAR_MISSES = {
-    "delegates": lambda i: f"- func: opname{i}(Tensor self) -> Tensor\n  structured_delegate: opnmae{i}.out\n",
-    "delegate_bases": lambda i: f"- func: opname{i}(Tensor self) -> Tensor\n  structured_delegate: q{i}pname.out\n",
+    "delegates": lambda i: (
+        f"- func: opname{i}(Tensor self) -> Tensor\n  structured_delegate: opnmae{i}.out\n"
+    ),
+    "delegate_bases": lambda i: (
+        f"- func: opname{i}(Tensor self) -> Tensor\n  structured_delegate: q{i}pname.out\n"
+    ),
     "tags": lambda i: f"- func: op{i}(Tensor self) -> Tensor\n  tags: [cor{i}, pointwsie]\n",
-    "autogen": lambda i: (f"- func: op{i}_(Tensor(a!) self) -> Tensor(a!)\n  autogen: op{i}.outt, op{i + 1}.out\n"
-                          f"  dispatch:\n    CPU: op{i}_\n"),
+    "autogen": lambda i: (
+        f"- func: op{i}_(Tensor(a!) self) -> Tensor(a!)\n  autogen: op{i}.outt, op{i + 1}.out\n"
+        f"  dispatch:\n    CPU: op{i}_\n"
+    ),
     "duplicate_overloads": lambda i: f"- func: op.x(Tensor self, int a{i}) -> Tensor\n",
-    "overloads": lambda i: f"- func: op.o{i}(Tensor self, int a) -> Tensor\n  dispatch:\n    CPU: k{i}\n",
-    "keys": lambda i: f"- func: op{i}(Tensor self) -> Tensor\n  dispatc{i}: x\n  dispatch:\n    CPUU{i}: k\n",
+    "overloads": lambda i: (
+        f"- func: op.o{i}(Tensor self, int a) -> Tensor\n  dispatch:\n    CPU: k{i}\n"
+    ),
+    "keys": lambda i: (
+        f"- func: op{i}(Tensor self) -> Tensor\n  dispatc{i}: x\n  dispatch:\n    CPUU{i}: k\n"
+    ),
     "types": lambda i: f"- func: op{i}(Tensr self, int{i} x) -> Tensro\n",
-    "out_only": lambda i: (f"- func: op{i}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
-                           f"  dispatch:\n    CPU: op{i}_out\n"),
+    "out_only": lambda i: (
+        f"- func: op{i}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+        f"  dispatch:\n    CPU: op{i}_out\n"
+    ),
 }
 
 

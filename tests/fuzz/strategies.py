@@ -72,33 +72,204 @@ TYPES: dict[str, list[str | None]] = {
     "DimVector": [None],
 }
 # Argument names: no keyword, nothing the generated code reserves, not `out*`.
-ARG_NAMES = ("other", "dim", "alpha", "eps", "scale", "weight", "bias", "size", "mode", "index", "p",
-             "value", "keepdim", "approximate", "count", "mask", "offset", "beta", "gamma", "shape",
-             "stride", "flag", "momentum", "reduction", "factor", "padding", "src", "target", "groups")
-OP_WORDS = ("add", "mul", "scale", "gather", "norm", "pool", "fill", "shift", "blend", "clip", "mix",
-            "warp", "fold", "pick", "sum")
+ARG_NAMES = (
+    "other",
+    "dim",
+    "alpha",
+    "eps",
+    "scale",
+    "weight",
+    "bias",
+    "size",
+    "mode",
+    "index",
+    "p",
+    "value",
+    "keepdim",
+    "approximate",
+    "count",
+    "mask",
+    "offset",
+    "beta",
+    "gamma",
+    "shape",
+    "stride",
+    "flag",
+    "momentum",
+    "reduction",
+    "factor",
+    "padding",
+    "src",
+    "target",
+    "groups",
+)
+OP_WORDS = (
+    "add",
+    "mul",
+    "scale",
+    "gather",
+    "norm",
+    "pool",
+    "fill",
+    "shift",
+    "blend",
+    "clip",
+    "mix",
+    "warp",
+    "fold",
+    "pick",
+    "sum",
+)
 OVERLOADS = ("", "Tensor", "Scalar", "int", "dim", "self", "values", "two")
 NAMESPACES = (None, None, None, "custom", "aten")
-RETURN_TYPES = ("bool", "int", "float", "SymInt", "Scalar", "ScalarType", "Tensor[]", "Tensor?", "()",
-                "(Tensor a, int b)", "int[]", "Tensor?[]", "QScheme", "SymBool", "str", "Device", "int?")
+RETURN_TYPES = (
+    "bool",
+    "int",
+    "float",
+    "SymInt",
+    "Scalar",
+    "ScalarType",
+    "Tensor[]",
+    "Tensor?",
+    "()",
+    "(Tensor a, int b)",
+    "int[]",
+    "Tensor?[]",
+    "QScheme",
+    "SymBool",
+    "str",
+    "Device",
+    "int?",
+)
 TAGS = ("core", "pointwise", "reduction", "pt2_compliant_tag")
 # Names at the edge of what C++ takes: keywords, the runtime's and the standard library's
 # types and functions, the generated code's own names, macros, reserved spellings.
 # `check` must reject the ones that would not compile, and what it accepts must compile.
 EDGY_NAMES = (
-    "std", "sops", "at", "c10", "torch", "native", "meta", "cpu", "cuda", "detail", "size_t", "int64_t",
-    "uint8_t", "string", "string_view", "vector", "array", "tuple", "optional", "nullopt", "move", "ref", "get",
-    "max", "min", "abs", "exp", "printf", "memcpy", "main", "NULL", "errno", "assert", "EOF", "linux", "unix",
-    "stdin", "result", "op", "out", "outputs_", "kOutputNames", "options", "sizes", "strides", "output_idx",
-    "device_guard", "guard", "impl", "precomputed", "set_output_raw_strided", "maybe_get_output", "Tensor",
-    "Scalar", "TensorList", "IntArrayRef", "Device", "Generator", "Layout", "ScalarType", "MemoryFormat",
-    "Storage", "Stream", "SymInt", "SymBool", "DeviceIndex", "QScheme", "DimVector", "ArrayRef", "TensorOptions",
-    "OptionalTensorRef", "Reduction", "Common", "CPU", "CUDA", "Meta", "kNumOperators", "kOperators",
-    "find_operator", "OperatorSchema", "wrapper", "wrapper_CPU", "structured_add", "SOPS_CHECK",
-    "SOPS_META_FUNC", "SOPS_IMPL_FUNC", "_", "__x", "_X", "x__y", "A", "a1", "class_", "xor", "bitand",
-    "final", "override", "module", "import", "concept", "requires", "int", "float", "bool", "void", "auto",
-    "this", "new", "default", "register", "self", "dtype", "layout", "device", "pin_memory", "memory_format",
-    "generator", "MetaBase", "TensorIteratorBase", "inf", "nan", "Mean", "None", "True",
+    "std",
+    "sops",
+    "at",
+    "c10",
+    "torch",
+    "native",
+    "meta",
+    "cpu",
+    "cuda",
+    "detail",
+    "size_t",
+    "int64_t",
+    "uint8_t",
+    "string",
+    "string_view",
+    "vector",
+    "array",
+    "tuple",
+    "optional",
+    "nullopt",
+    "move",
+    "ref",
+    "get",
+    "max",
+    "min",
+    "abs",
+    "exp",
+    "printf",
+    "memcpy",
+    "main",
+    "NULL",
+    "errno",
+    "assert",
+    "EOF",
+    "linux",
+    "unix",
+    "stdin",
+    "result",
+    "op",
+    "out",
+    "outputs_",
+    "kOutputNames",
+    "options",
+    "sizes",
+    "strides",
+    "output_idx",
+    "device_guard",
+    "guard",
+    "impl",
+    "precomputed",
+    "set_output_raw_strided",
+    "maybe_get_output",
+    "Tensor",
+    "Scalar",
+    "TensorList",
+    "IntArrayRef",
+    "Device",
+    "Generator",
+    "Layout",
+    "ScalarType",
+    "MemoryFormat",
+    "Storage",
+    "Stream",
+    "SymInt",
+    "SymBool",
+    "DeviceIndex",
+    "QScheme",
+    "DimVector",
+    "ArrayRef",
+    "TensorOptions",
+    "OptionalTensorRef",
+    "Reduction",
+    "Common",
+    "CPU",
+    "CUDA",
+    "Meta",
+    "kNumOperators",
+    "kOperators",
+    "find_operator",
+    "OperatorSchema",
+    "wrapper",
+    "wrapper_CPU",
+    "structured_add",
+    "SOPS_CHECK",
+    "SOPS_META_FUNC",
+    "SOPS_IMPL_FUNC",
+    "_",
+    "__x",
+    "_X",
+    "x__y",
+    "A",
+    "a1",
+    "class_",
+    "xor",
+    "bitand",
+    "final",
+    "override",
+    "module",
+    "import",
+    "concept",
+    "requires",
+    "int",
+    "float",
+    "bool",
+    "void",
+    "auto",
+    "this",
+    "new",
+    "default",
+    "register",
+    "self",
+    "dtype",
+    "layout",
+    "device",
+    "pin_memory",
+    "memory_format",
+    "generator",
+    "MetaBase",
+    "TensorIteratorBase",
+    "inf",
+    "nan",
+    "Mean",
+    "None",
+    "True",
 )
 
 
@@ -130,7 +301,7 @@ class Arg:
     def __str__(self) -> str:
         t = self.type
         if self.annotation is not None:
-            t = "Tensor(" + self.annotation + ")" + t[len("Tensor"):]
+            t = "Tensor(" + self.annotation + ")" + t[len("Tensor") :]
         s = f"{t} {self.name}"
         return s if self.default is None else f"{s}={self.default}"
 
@@ -164,9 +335,15 @@ def _out_overload(overload: str) -> str:
 
 
 @st.composite
-def arguments(draw, count_max: int = 4, kwarg_max: int = 2, tensor_first: bool = True, v: Vocab = SAFE):
+def arguments(
+    draw, count_max: int = 4, kwarg_max: int = 2, tensor_first: bool = True, v: Vocab = SAFE
+):
     """(positional, kwarg-only): distinct names, valid defaults."""
-    names = list(dict.fromkeys(v.pick(draw, ARG_NAMES) for _ in range(draw(st.integers(0, count_max + kwarg_max)))))
+    names = list(
+        dict.fromkeys(
+            v.pick(draw, ARG_NAMES) for _ in range(draw(st.integers(0, count_max + kwarg_max)))
+        )
+    )
     if tensor_first and "self" in names:
         names.remove("self")
     positional, kwarg_only = [], []
@@ -185,7 +362,9 @@ def _needs_generator_tag(args: list[Arg]) -> bool:
 
 
 @st.composite
-def dispatch_table(draw, kernel: str, ns: str | None, keys=BACKEND_KEYS, min_size: int = 1, v: Vocab = SAFE):
+def dispatch_table(
+    draw, kernel: str, ns: str | None, keys=BACKEND_KEYS, min_size: int = 1, v: Vocab = SAFE
+):
     chosen = draw(st.lists(st.sampled_from(keys), unique=True, min_size=min_size, max_size=3))
     if IMPLICIT in chosen and EXPLICIT in chosen:
         chosen.remove(EXPLICIT)  # one composite kernel at most
@@ -217,7 +396,9 @@ def _common_keys(draw, e: Entry, has_self: bool, method_ok: bool = True) -> None
     """variants, tags, device_check/device_guard, python_module, cpp_no_default_args."""
     args = e.positional + e.kwarg_only
     if has_self and method_ok and not e.out and draw(st.integers(0, 2)) == 0:
-        e.keys["variants"] = draw(st.sampled_from(["function, method", "method, function", "method"]))
+        e.keys["variants"] = draw(
+            st.sampled_from(["function, method", "method, function", "method"])
+        )
     elif draw(st.integers(0, 5)) == 0:
         e.keys["variants"] = "function"
     tags = _tags(draw, args)
@@ -266,19 +447,34 @@ def plain_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     entries = []
     functional = Entry(_qualified(ns, base, overload), positional, kwarg_only, [], returns)
     if draw(st.booleans()):
-        functional.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}", ns, PLAIN_KEYS, v=v))
+        functional.keys["dispatch"] = draw(
+            dispatch_table(f"{base}_{overload}", ns, PLAIN_KEYS, v=v)
+        )
     _common_keys(draw, functional, has_self)
     entries.append(functional)
     if n_out == 1 and has_self and draw(st.booleans()):
-        inplace = Entry(_qualified(ns, base + "_", overload),
-                        [Arg("Tensor", "self", annotation="a!")] + positional[1:], kwarg_only, [], "Tensor(a!)")
+        inplace = Entry(
+            _qualified(ns, base + "_", overload),
+            [Arg("Tensor", "self", annotation="a!")] + positional[1:],
+            kwarg_only,
+            [],
+            "Tensor(a!)",
+        )
         if draw(st.booleans()) or "dispatch" in functional.keys:
-            inplace.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}_", ns, PLAIN_KEYS, v=v))
+            inplace.keys["dispatch"] = draw(
+                dispatch_table(f"{base}_{overload}_", ns, PLAIN_KEYS, v=v)
+            )
         _common_keys(draw, inplace, has_self)
         entries.append(inplace)
     if draw(st.booleans()):
         outs = _out_args(n_out, names=_out_names(draw, v, n_out, positional + kwarg_only))
-        out = Entry(_qualified(ns, base, _out_overload(overload)), positional, kwarg_only, outs, _out_returns(outs))
+        out = Entry(
+            _qualified(ns, base, _out_overload(overload)),
+            positional,
+            kwarg_only,
+            outs,
+            _out_returns(outs),
+        )
         if draw(st.booleans()) or "dispatch" in functional.keys:
             out.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}_out", ns, v=v))
         _common_keys(draw, out, has_self)
@@ -294,18 +490,28 @@ def structured_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     returns = "Tensor" if n_out == 1 else "(Tensor values, Tensor indices)"
     outs = _out_args(n_out, names=_out_names(draw, v, n_out, positional + kwarg_only))
     out_name = _qualified(None, base, _out_overload(overload))
-    out = Entry(_qualified(ns, base, _out_overload(overload)), positional, kwarg_only, outs, _out_returns(outs))
+    out = Entry(
+        _qualified(ns, base, _out_overload(overload)),
+        positional,
+        kwarg_only,
+        outs,
+        _out_returns(outs),
+    )
     out.keys["structured"] = True
     if draw(st.booleans()):
         out.keys["structured_inherits"] = draw(st.sampled_from(["TensorIteratorBase", "MetaBase"]))
-    out.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}_out", ns, keys=("CPU", "CUDA"), v=v))
+    out.keys["dispatch"] = draw(
+        dispatch_table(f"{base}_{overload}_out", ns, keys=("CPU", "CUDA"), v=v)
+    )
     taken = {a.name for a in positional + kwarg_only + outs}
     if draw(st.booleans()):
         lines = []
         replaceable = [a for a in positional + kwarg_only if a.name != "self"]
         if replaceable and draw(st.booleans()):
             a = draw(st.sampled_from(replaceable))
-            lines.append(f"{a.name} -> int {a.name}" + (", bool flag_pre" if draw(st.booleans()) else ""))
+            lines.append(
+                f"{a.name} -> int {a.name}" + (", bool flag_pre" if draw(st.booleans()) else "")
+            )
             taken.add("flag_pre")
         adds = [n for n in (v.pick(draw, ["all_same"]), "count_pre", "fmt_pre") if n not in taken]
         if adds:
@@ -319,8 +525,13 @@ def structured_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     _common_keys(draw, functional, positional[0].name == "self")
     entries = [functional, out]
     if n_out == 1 and positional[0].name == "self" and draw(st.booleans()):
-        inplace = Entry(_qualified(ns, base + "_", overload),
-                        [Arg("Tensor", "self", annotation="a!")] + positional[1:], kwarg_only, [], "Tensor(a!)")
+        inplace = Entry(
+            _qualified(ns, base + "_", overload),
+            [Arg("Tensor", "self", annotation="a!")] + positional[1:],
+            kwarg_only,
+            [],
+            "Tensor(a!)",
+        )
         inplace.keys["structured_delegate"] = out_name
         _common_keys(draw, inplace, True)
         entries.append(inplace)
@@ -335,8 +546,13 @@ def autogen_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     name = _qualified(None, base, overload)
     out_name = _qualified(None, base, _out_overload(overload))
     if kind == "inplace":
-        e = Entry(_qualified(ns, base + "_", overload), [Arg("Tensor", "self", annotation="a!")] + positional[1:],
-                  kwarg_only, [], "Tensor(a!)")
+        e = Entry(
+            _qualified(ns, base + "_", overload),
+            [Arg("Tensor", "self", annotation="a!")] + positional[1:],
+            kwarg_only,
+            [],
+            "Tensor(a!)",
+        )
         autogen = [name, out_name]
     elif kind == "mutable":
         buf = Arg("Tensor", "buf", annotation="a!")
@@ -346,23 +562,39 @@ def autogen_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
         e = Entry(_qualified(ns, base, overload), positional, kwarg_only, [], "Tensor[]")
         autogen = [out_name]
     else:
-        e = Entry(_qualified(ns, base, overload), positional, kwarg_only, [],
-                  draw(st.sampled_from(["Tensor", "(Tensor a, Tensor b)"])))
+        e = Entry(
+            _qualified(ns, base, overload),
+            positional,
+            kwarg_only,
+            [],
+            draw(st.sampled_from(["Tensor", "(Tensor a, Tensor b)"])),
+        )
         autogen = [out_name]
-    e.keys["dispatch"] = draw(dispatch_table(f"{base}_{overload}_{kind}", ns,
-                                             keys=("CPU", "CUDA", "CompositeExplicitAutograd"), v=v))
+    e.keys["dispatch"] = draw(
+        dispatch_table(
+            f"{base}_{overload}_{kind}", ns, keys=("CPU", "CUDA", "CompositeExplicitAutograd"), v=v
+        )
+    )
     e.keys["autogen"] = ", ".join(draw(st.permutations(autogen)))
-    _common_keys(draw, e, kind != "mutable" or positional[0].name == "self", method_ok=kind != "mutable")
+    _common_keys(
+        draw, e, kind != "mutable" or positional[0].name == "self", method_ok=kind != "mutable"
+    )
     return [e]
 
 
 @st.composite
 def factory_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     _, kwarg_only = draw(arguments(count_max=0, kwarg_max=1, tensor_first=False, v=v))
-    kwarg_only = [a for a in kwarg_only if a.name not in ("sizes", "dtype", "layout", "device", "pin_memory")]
+    kwarg_only = [
+        a for a in kwarg_only if a.name not in ("sizes", "dtype", "layout", "device", "pin_memory")
+    ]
     positional = [Arg("SymInt[]", "sizes")]
-    options = [Arg("ScalarType?", "dtype", "None"), Arg("Layout?", "layout", "None"),
-               Arg("Device?", "device", "None"), Arg("bool?", "pin_memory", "None")]
+    options = [
+        Arg("ScalarType?", "dtype", "None"),
+        Arg("Layout?", "layout", "None"),
+        Arg("Device?", "device", "None"),
+        Arg("bool?", "pin_memory", "None"),
+    ]
     e = Entry(_qualified(ns, base, ""), positional, kwarg_only + options, [], "Tensor")
     e.keys["dispatch"] = {"CompositeExplicitAutograd": base}
     if draw(st.booleans()):
@@ -405,7 +637,13 @@ def returns_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
 def view_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     positional, kwarg_only = draw(arguments(count_max=2, kwarg_max=1, v=v))
     positional[0] = Arg("Tensor", "self", annotation="a")
-    e = Entry(_qualified(ns, base, ""), positional, kwarg_only, [], draw(st.sampled_from(["Tensor(a)", "Tensor(a)[]"])))
+    e = Entry(
+        _qualified(ns, base, ""),
+        positional,
+        kwarg_only,
+        [],
+        draw(st.sampled_from(["Tensor(a)", "Tensor(a)[]"])),
+    )
     e.keys["dispatch"] = {"CompositeExplicitAutograd": base}
     if draw(st.booleans()):
         e.keys["device_guard"] = False
@@ -413,12 +651,22 @@ def view_family(draw, base: str, ns: str | None, v: Vocab = SAFE):
     return [e]
 
 
-FAMILIES = (plain_family, plain_family, structured_family, structured_family, autogen_family, factory_family,
-            returns_family, view_family)
+FAMILIES = (
+    plain_family,
+    plain_family,
+    structured_family,
+    structured_family,
+    autogen_family,
+    factory_family,
+    returns_family,
+    view_family,
+)
 
 
 @st.composite
-def valid_entries(draw, min_families: int = 1, max_families: int = 6, v: Vocab = SAFE) -> list[Entry]:
+def valid_entries(
+    draw, min_families: int = 1, max_families: int = 6, v: Vocab = SAFE
+) -> list[Entry]:
     n = draw(st.integers(min_families, max_families))
     entries = []
     for i in range(n):
@@ -432,6 +680,7 @@ def valid_entries(draw, min_families: int = 1, max_families: int = 6, v: Vocab =
 
 
 # --- Rendering: one yaml text per list of entries, in one of several styles. ---
+
 
 def _scalar(draw, text: str) -> str:
     style = draw(st.integers(0, 9))

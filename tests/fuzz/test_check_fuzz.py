@@ -10,18 +10,22 @@ tests/fuzz/run_fuzz.py runs the same properties for longer with random seeds.
 
 import os
 
-import pytest
-from hypothesis import HealthCheck, given, settings
-
 import harness
 import mutations
+import pytest
 import strategies
-
+from hypothesis import HealthCheck, given, settings
 
 
 def fuzz(examples: int) -> settings:
-    return settings(max_examples=examples, deadline=None, derandomize=True, database=None, print_blob=False,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 REPRESENTATIVE = os.path.join(harness.TESTDATA, "native_functions.yaml")
@@ -29,12 +33,16 @@ with open(REPRESENTATIVE, encoding="utf-8") as _f:
     REPRESENTATIVE_TEXT = _f.read()
 
 
-def check_text(tmp_path, text: str, tags: str | None = harness.TAGS, name: str = "native_functions.yaml"):
+def check_text(
+    tmp_path, text: str, tags: str | None = harness.TAGS, name: str = "native_functions.yaml"
+):
     path = tmp_path / name
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
     run = harness.check_file(str(path), tags)
     problems = harness.check_problems(str(path), run, tags)
-    assert not problems, "\n".join(problems) + "\n--- stderr:\n" + run.stderr[-3000:] + "\n--- file:\n" + text[:3000]
+    assert not problems, (
+        "\n".join(problems) + "\n--- stderr:\n" + run.stderr[-3000:] + "\n--- file:\n" + text[:3000]
+    )
     return run
 
 
@@ -102,6 +110,21 @@ def test_manual_mode_runs(tmp_path):
     import run_fuzz
 
     out = tmp_path / "findings"
-    assert run_fuzz.main(["--seconds", "2", "--seed", "1", "--out", str(out), "--compile-every", "0",
-                          "--sources", "valid,representative"]) == 0
+    assert (
+        run_fuzz.main(
+            [
+                "--seconds",
+                "2",
+                "--seed",
+                "1",
+                "--out",
+                str(out),
+                "--compile-every",
+                "0",
+                "--sources",
+                "valid,representative",
+            ]
+        )
+        == 0
+    )
     assert not out.exists() or not os.listdir(out)

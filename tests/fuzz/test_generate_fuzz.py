@@ -7,32 +7,48 @@ why, when there is no compiler or the runtime headers are not there (under Bazel
 come from //runtime:headers).
 """
 
+import harness
+import mutations
 import pytest
+import strategies
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-import harness
-import mutations
-import strategies
-
-pytestmark = pytest.mark.skipif(not harness.has_generate(), reason="`python3 -m codegen generate` does not exist yet")
+pytestmark = pytest.mark.skipif(
+    not harness.has_generate(), reason="`python3 -m codegen generate` does not exist yet"
+)
 
 
 def fuzz(examples: int, shrink: bool = True) -> settings:
     phases = (Phase.explicit, Phase.generate) + ((Phase.shrink,) if shrink else ())
-    return settings(max_examples=examples, deadline=None, derandomize=True, database=None, print_blob=False,
-                    suppress_health_check=list(HealthCheck), phases=phases)
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+        phases=phases,
+    )
 
 
-options = st.builds(harness.Options, backends=st.sampled_from(["CPU", "CPU,CUDA"]), shards=st.integers(1, 3),
-                    namespace=st.sampled_from(["fuzz::ops", "f", "a::b::c"]),
-                    include_prefix=st.sampled_from([None, "fuzz/ops"]))
+options = st.builds(
+    harness.Options,
+    backends=st.sampled_from(["CPU", "CPU,CUDA"]),
+    shards=st.integers(1, 3),
+    namespace=st.sampled_from(["fuzz::ops", "f", "a::b::c"]),
+    include_prefix=st.sampled_from([None, "fuzz/ops"]),
+)
 
 
 def assert_promise(tmp, text: str, opts: harness.Options, valid: bool = False) -> None:
     check, problems = harness.examine(text, str(tmp), opts)
-    assert not problems, "\n".join(f"[{stage}] {p}" for stage, p in problems) + "\n--- file:\n" + text
-    assert check.rc == 0 or not valid, f"check rejects a valid file:\n{check.stderr}\n--- file:\n{text}"
+    assert not problems, (
+        "\n".join(f"[{stage}] {p}" for stage, p in problems) + "\n--- file:\n" + text
+    )
+    assert check.rc == 0 or not valid, (
+        f"check rejects a valid file:\n{check.stderr}\n--- file:\n{text}"
+    )
 
 
 @fuzz(120)

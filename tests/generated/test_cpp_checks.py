@@ -9,20 +9,30 @@ CASES = {
     "overloads_with_one_cpp_signature": (
         "- func: scale.a(Tensor self, int factor) -> Tensor\n"
         "- func: scale.b(Tensor self, SymInt steps) -> Tensor\n",
-        "2:9", "in C++, `scale.b` and `scale.a` are both `scale(const Tensor &, int64_t)`"),
+        "2:9",
+        "in C++, `scale.b` and `scale.a` are both `scale(const Tensor &, int64_t)`",
+    ),
     "mangled_names_collide": (
         "- func: foo.bar_baz(Tensor self) -> Tensor\n"
         "- func: foo_bar.baz(Tensor self, int x) -> Tensor\n",
-        "2:9", "`foo_bar.baz` and `foo.bar_baz` have the same C++ name `foo_bar_baz`"),
+        "2:9",
+        "`foo_bar.baz` and `foo.bar_baz` have the same C++ name `foo_bar_baz`",
+    ),
     "argument_named_like_a_type": (
         "- func: shift(Tensor self, Scalar Tensor) -> Tensor\n",
-        "1:35", "the argument name `Tensor` is a name the generated C++ uses"),
+        "1:35",
+        "the argument name `Tensor` is a name the generated C++ uses",
+    ),
     "argument_named_like_a_macro": (
         "- func: shift(Tensor self, int errno) -> Tensor\n",
-        "1:32", "the argument name `errno` is a name the generated C++ uses"),
+        "1:32",
+        "the argument name `errno` is a name the generated C++ uses",
+    ),
     "operator_named_like_a_macro_of_the_runtime": (
         "- func: custom::SOPS_META_FUNC.Tensor(Tensor self) -> Tensor\n",
-        "1:9", "the operator name `SOPS_META_FUNC` is a name the generated C++ needs"),
+        "1:9",
+        "the operator name `SOPS_META_FUNC` is a name the generated C++ needs",
+    ),
     "precomputed_value_named_like_a_type": (
         "- func: a.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)\n"
         "  structured: True\n"
@@ -32,20 +42,24 @@ CASES = {
         "    CPU: a_out\n"
         "- func: a(Tensor self, int dim) -> Tensor\n"
         "  structured_delegate: a.out\n",
-        "4:3", "the precomputed value `Scalar` has a name the generated C++ uses"),
+        "4:3",
+        "the precomputed value `Scalar` has a name the generated C++ uses",
+    ),
     "kernel_named_like_a_type": (
-        "- func: pick(Tensor self) -> Tensor\n"
-        "  dispatch:\n"
-        "    CPU: ArrayRef\n",
-        "3:5", "the kernel name `ArrayRef` is a name the generated C++ uses"),
+        "- func: pick(Tensor self) -> Tensor\n  dispatch:\n    CPU: ArrayRef\n",
+        "3:5",
+        "the kernel name `ArrayRef` is a name the generated C++ uses",
+    ),
     "kernel_namespace_named_like_a_c_function": (
-        "- func: pick(Tensor self) -> Tensor\n"
-        "  dispatch:\n"
-        "    CPU: printf::pick_cpu\n",
-        "3:5", "the kernel namespace `printf` is the name of a C library function"),
+        "- func: pick(Tensor self) -> Tensor\n  dispatch:\n    CPU: printf::pick_cpu\n",
+        "3:5",
+        "the kernel namespace `printf` is the name of a C library function",
+    ),
     "operator_named_like_a_namespace_of_the_library": (
         "- func: native(Tensor self) -> Tensor\n",
-        "1:9", "the operator name `native` is a name the generated C++ needs"),
+        "1:9",
+        "the operator name `native` is a name the generated C++ needs",
+    ),
     "one_kernel_two_return_types": (
         "- func: first(Tensor self) -> Tensor\n"
         "  dispatch:\n"
@@ -53,7 +67,9 @@ CASES = {
         "- func: second(Tensor self) -> Tensor[]\n"
         "  dispatch:\n"
         "    CPU: pick\n",
-        "4:9", "kernel `pick` (CPU) returns `::std::vector<Tensor>` here and `Tensor` for `first`"),
+        "4:9",
+        "kernel `pick` (CPU) returns `::std::vector<Tensor>` here and `Tensor` for `first`",
+    ),
     "one_structured_kernel_for_two_groups": (
         "- func: a.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
         "  structured: True\n"
@@ -67,19 +83,29 @@ CASES = {
         "    CPU: shared_out\n"
         "- func: b(Tensor self) -> Tensor\n"
         "  structured_delegate: b.out\n",
-        "7:9", "structured kernel `shared_out` (CPU) also implements `a.out`"),
+        "7:9",
+        "structured kernel `shared_out` (CPU) also implements `a.out`",
+    ),
     "octal_looking_default": (
         "- func: shift(Tensor self, int steps=012) -> Tensor\n",
-        "1:38", "the default of `steps`: `012` starts with 0, which C++ reads as an octal number"),
+        "1:38",
+        "the default of `steps`: `012` starts with 0, which C++ reads as an octal number",
+    ),
     "default_out_of_int64": (
         "- func: shift(Tensor self, int steps=99999999999999999999) -> Tensor\n",
-        "1:38", "the default of `steps`: `99999999999999999999` does not fit the C++ type of `int`"),
+        "1:38",
+        "the default of `steps`: `99999999999999999999` does not fit the C++ type of `int`",
+    ),
     "default_out_of_double": (
         "- func: shift(Tensor self, float by=1e999) -> Tensor\n",
-        "1:37", "the default of `by`: `1e999` is out of the range of a C++ double"),
+        "1:37",
+        "the default of `by`: `1e999` is out of the range of a C++ double",
+    ),
     "fixed_bool_list_default_of_another_length": (
         "- func: mask(Tensor self, bool[2] keep=[True, False, True]) -> Tensor\n",
-        "1:40", "`keep` is a `bool[2]` but its default has 3 values"),
+        "1:40",
+        "`keep` is a `bool[2]` but its default has 3 values",
+    ),
     "meta_struct_parent_the_runtime_lacks": (
         "- func: a.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
         "  structured: True\n"
@@ -88,7 +114,9 @@ CASES = {
         "    CPU: a_out\n"
         "- func: a(Tensor self) -> Tensor\n"
         "  structured_delegate: a.out\n",
-        "3:24", "the runtime has no class `MyBase` for a meta struct to derive from"),
+        "3:24",
+        "the runtime has no class `MyBase` for a meta struct to derive from",
+    ),
 }
 
 

@@ -10,7 +10,12 @@ from codegen.dest import files, render, write
 from codegen.dest.library import build_library
 from codegen.frontend import load_native_yaml
 
-YAML = pathlib.Path(os.path.abspath(__file__)).parents[1] / "schema" / "testdata" / "native_functions.yaml"
+YAML = (
+    pathlib.Path(os.path.abspath(__file__)).parents[1]
+    / "schema"
+    / "testdata"
+    / "native_functions.yaml"
+)
 BACKENDS = ("CPU", "CUDA")
 
 
@@ -18,7 +23,9 @@ def renderer():
     parsed = load_native_yaml(str(YAML))
     assert not parsed.diagnostics.has_errors()
     lib = build_library("rep::ops", BACKENDS, parsed.functions, parsed.groups, 2)
-    return render.Renderer(lib, {"source": "rep.yaml", "namespace": "rep::ops", "include_prefix": "rep"})
+    return render.Renderer(
+        lib, {"source": "rep.yaml", "namespace": "rep::ops", "include_prefix": "rep"}
+    )
 
 
 def contents(directory):

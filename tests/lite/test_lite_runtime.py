@@ -64,7 +64,9 @@ def assert_clean_failure(result, *needles):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_run_matches_eager_pytorch(name, tmp_path):
-    result = lite("run", model_file(name), *input_args(inputs_of(name)), "--output-dir", str(tmp_path))
+    result = lite(
+        "run", model_file(name), *input_args(inputs_of(name)), "--output-dir", str(tmp_path)
+    )
     assert result.returncode == 0, result.stderr
     folder = os.path.join(MODELS, name)
     expected = sorted(f for f in os.listdir(folder) if f.startswith("expected"))
@@ -142,7 +144,9 @@ def write_model(path, operators):
         operators=list(operators),
         num_values=1 + len(operators),
         inputs=[Input("x", 0, TensorDesc(6, (2, 3)))],
-        nodes=[Node(f"n{k}", k, [Arg(Tag.VALUE, k)], False, [k + 1]) for k in range(len(operators))],
+        nodes=[
+            Node(f"n{k}", k, [Arg(Tag.VALUE, k)], False, [k + 1]) for k in range(len(operators))
+        ],
         outputs=[Output("y", len(operators))],
     )
     with open(path, "wb") as f:
@@ -153,25 +157,49 @@ def test_every_argument_tag_the_python_writer_writes_is_read_here(tmp_path):
     # Written by selective/lite_model.py, read by lite/model_reader.cc: None, str, float,
     # int[], float[], Tensor[], ScalarType, Layout, Device, MemoryFormat and bool tags.
     x = [0.5, -1.0, 2.0, -3.0, 1.5, 0.0, -0.5, 4.0]
-    ops = ["aten::_to_copy", "aten::gelu", "aten::upsample_nearest2d.vec", "aten::cat",
-           "aten::leaky_relu", "aten::view"]
+    ops = [
+        "aten::_to_copy",
+        "aten::gelu",
+        "aten::upsample_nearest2d.vec",
+        "aten::cat",
+        "aten::leaky_relu",
+        "aten::view",
+    ]
     nodes = [
-        Node("to_f64", 0, [Arg(Tag.VALUE, 0), Arg(Tag.SCALAR_TYPE, 7), Arg(Tag.LAYOUT, 0),
-                           Arg(Tag.DEVICE, (0, -1)), Arg(Tag.BOOL, False), Arg(Tag.BOOL, False),
-                           Arg(Tag.MEMORY_FORMAT, 0)], False, [1]),
+        Node(
+            "to_f64",
+            0,
+            [
+                Arg(Tag.VALUE, 0),
+                Arg(Tag.SCALAR_TYPE, 7),
+                Arg(Tag.LAYOUT, 0),
+                Arg(Tag.DEVICE, (0, -1)),
+                Arg(Tag.BOOL, False),
+                Arg(Tag.BOOL, False),
+                Arg(Tag.MEMORY_FORMAT, 0),
+            ],
+            False,
+            [1],
+        ),
         Node("gelu", 1, [Arg(Tag.VALUE, 0), Arg(Tag.STR, "tanh")], False, [2]),
         Node("up", 2, [Arg(Tag.VALUE, 0), Arg(Tag.NONE), Arg(Tag.FLOATS, (2.0, 2.0))], False, [3]),
         Node("cat", 3, [Arg(Tag.TENSORS, (2, 0)), Arg(Tag.INT, 1)], False, [4]),
         Node("leaky", 4, [Arg(Tag.VALUE, 0), Arg(Tag.FLOAT, 0.25)], False, [5]),
         Node("flat", 5, [Arg(Tag.VALUE, 4), Arg(Tag.INTS, (-1,))], False, [6]),
     ]
-    model = LiteModel(operators=ops, num_values=7, inputs=[Input("x", 0, TensorDesc(6, (1, 2, 2, 2)))],
-                      nodes=nodes, outputs=[Output(n, s) for n, s in
-                                            [("f64", 1), ("up", 3), ("leaky", 5), ("flat", 6)]])
+    model = LiteModel(
+        operators=ops,
+        num_values=7,
+        inputs=[Input("x", 0, TensorDesc(6, (1, 2, 2, 2)))],
+        nodes=nodes,
+        outputs=[Output(n, s) for n, s in [("f64", 1), ("up", 3), ("leaky", 5), ("flat", 6)]],
+    )
     path = tmp_path / "tags.sopsm"
     path.write_bytes(serialize(model))
     npy_io.write(tmp_path / "x.npy", "<f4", (1, 2, 2, 2), x)
-    result = lite("run", str(path), "--input", str(tmp_path / "x.npy"), "--output-dir", str(tmp_path / "o"))
+    result = lite(
+        "run", str(path), "--input", str(tmp_path / "x.npy"), "--output-dir", str(tmp_path / "o")
+    )
     assert result.returncode == 0, result.stderr
     assert npy_io.read(tmp_path / "o" / "out0.npy") == ("float64", (1, 2, 2, 2), x)
     assert npy_io.read(tmp_path / "o" / "out1.npy")[:2] == ("float32", (1, 2, 4, 4))
@@ -187,13 +215,15 @@ def test_missing_operators_are_all_listed_before_running(tmp_path):
     npy_io.write(x, "<f4", (2, 3), [1, 2, 3, 4, 5, 6])
     out = tmp_path / "out"
     result = lite("run", str(path), "--input", str(x), "--output-dir", str(out))
-    assert_clean_failure(result, "2 operators", "aten::fft_fft", "my_ops::frobnicate.out",
-                         "selected_operators.yaml")
+    assert_clean_failure(
+        result, "2 operators", "aten::fft_fft", "my_ops::frobnicate.out", "selected_operators.yaml"
+    )
     assert "aten::relu" not in result.stderr.split("does not have:")[1]
     assert not out.exists()  # nothing ran
     # `ops` still lists them all, so they can be selected.
     assert lite("ops", str(path)).stdout.splitlines() == sorted(
-        ["aten::relu", "aten::fft_fft", "aten::sigmoid", "my_ops::frobnicate.out"])
+        ["aten::relu", "aten::fft_fft", "aten::sigmoid", "my_ops::frobnicate.out"]
+    )
 
 
 def test_an_error_inside_a_kernel_names_the_node_the_operator_and_the_argument(tmp_path):
@@ -202,7 +232,9 @@ def test_an_error_inside_a_kernel_names_the_node_the_operator_and_the_argument(t
         operators=["aten::_softmax"],
         num_values=2,
         inputs=[Input("x", 0, TensorDesc(6, (2, 3)))],
-        nodes=[Node("probs", 0, [Arg(Tag.VALUE, 0), Arg(Tag.INT, 5), Arg(Tag.BOOL, False)], False, [1])],
+        nodes=[
+            Node("probs", 0, [Arg(Tag.VALUE, 0), Arg(Tag.INT, 5), Arg(Tag.BOOL, False)], False, [1])
+        ],
         outputs=[Output("y", 1)],
     )
     path = tmp_path / "bad_dim.sopsm"
@@ -212,7 +244,8 @@ def test_an_error_inside_a_kernel_names_the_node_the_operator_and_the_argument(t
     result = lite("run", str(path), "--input", str(x), "--output-dir", str(tmp_path / "out"))
     assert_clean_failure(result)
     assert result.stderr.startswith(
-        f"lite_runtime: error: {path}: node 'probs' (aten::_softmax): _softmax: argument 'dim': "), result.stderr
+        f"lite_runtime: error: {path}: node 'probs' (aten::_softmax): _softmax: argument 'dim': "
+    ), result.stderr
     assert "out of range" in result.stderr and "got 5" in result.stderr, result.stderr
 
 
@@ -224,28 +257,45 @@ def test_wrong_inputs_fail_cleanly(tmp_path):
 
     wrong_shape = tmp_path / "wrong_shape.npy"
     npy_io.write(wrong_shape, "<f4", (4, 31), [0.0] * 124)
-    assert_clean_failure(lite("run", mlp, "--input", str(wrong_shape), "--output-dir", out),
-                         "input 0", "float32 [4, 32]", "float32 [4, 31]")
+    assert_clean_failure(
+        lite("run", mlp, "--input", str(wrong_shape), "--output-dir", out),
+        "input 0",
+        "float32 [4, 32]",
+        "float32 [4, 31]",
+    )
 
     wrong_dtype = tmp_path / "wrong_dtype.npy"
     npy_io.write(wrong_dtype, "<f8", (4, 32), [0.0] * 128)
-    assert_clean_failure(lite("run", mlp, "--input", str(wrong_dtype), "--output-dir", out),
-                         "float32 [4, 32]", "float64 [4, 32]")
+    assert_clean_failure(
+        lite("run", mlp, "--input", str(wrong_dtype), "--output-dir", out),
+        "float32 [4, 32]",
+        "float64 [4, 32]",
+    )
 
     garbage = tmp_path / "garbage.npy"
     garbage.write_bytes(b"not numpy at all")
-    assert_clean_failure(lite("run", mlp, "--input", str(garbage), "--output-dir", out),
-                         "garbage.npy", "not a .npy file")
+    assert_clean_failure(
+        lite("run", mlp, "--input", str(garbage), "--output-dir", out),
+        "garbage.npy",
+        "not a .npy file",
+    )
 
     truncated = tmp_path / "truncated.npy"
     truncated.write_bytes(open(x, "rb").read()[:-7])
-    assert_clean_failure(lite("run", mlp, "--input", str(truncated), "--output-dir", out),
-                         "truncated.npy", "truncated")
+    assert_clean_failure(
+        lite("run", mlp, "--input", str(truncated), "--output-dir", out),
+        "truncated.npy",
+        "truncated",
+    )
 
-    assert_clean_failure(lite("run", mlp, "--input", str(tmp_path / "absent.npy"), "--output-dir", out),
-                         "absent.npy", "cannot open")
-    assert_clean_failure(lite("run", mlp, "--input", str(tmp_path), "--output-dir", out),
-                         "not a .npy file")
+    assert_clean_failure(
+        lite("run", mlp, "--input", str(tmp_path / "absent.npy"), "--output-dir", out),
+        "absent.npy",
+        "cannot open",
+    )
+    assert_clean_failure(
+        lite("run", mlp, "--input", str(tmp_path), "--output-dir", out), "not a .npy file"
+    )
     assert not os.path.exists(out)
 
 
@@ -253,14 +303,22 @@ def test_unwritable_outputs_fail_cleanly(tmp_path):
     mlp, x = model_file("mlp"), inputs_of("mlp")[0]
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")
-    assert_clean_failure(lite("run", mlp, "--input", x, "--output-dir", str(blocker)),
-                         str(blocker), "cannot create the output folder")
+    assert_clean_failure(
+        lite("run", mlp, "--input", x, "--output-dir", str(blocker)),
+        str(blocker),
+        "cannot create the output folder",
+    )
     (tmp_path / "out" / "out0.npy").mkdir(parents=True)  # a folder where out0.npy goes
-    assert_clean_failure(lite("run", mlp, "--input", x, "--output-dir", str(tmp_path / "out")),
-                         "output 0 (", "out0.npy: cannot write the .npy file: Is a directory")
+    assert_clean_failure(
+        lite("run", mlp, "--input", x, "--output-dir", str(tmp_path / "out")),
+        "output 0 (",
+        "out0.npy: cannot write the .npy file: Is a directory",
+    )
     trace = tmp_path / "absent" / "trace.yaml"
-    assert_clean_failure(lite("trace", mlp, "--input", x, "-o", str(trace)),
-                         f"{trace}: cannot write the trace: No such file or directory")
+    assert_clean_failure(
+        lite("trace", mlp, "--input", x, "-o", str(trace)),
+        f"{trace}: cannot write the trace: No such file or directory",
+    )
 
 
 def test_damaged_model_files_fail_cleanly(tmp_path):
@@ -283,7 +341,13 @@ def test_damaged_model_files_fail_cleanly(tmp_path):
 
 
 def test_usage_mistakes_print_the_usage():
-    for args in ([], ["fly", "m"], ["run", model_file("mlp")], ["trace", model_file("mlp")], ["ops"]):
+    for args in (
+        [],
+        ["fly", "m"],
+        ["run", model_file("mlp")],
+        ["trace", model_file("mlp")],
+        ["ops"],
+    ):
         result = lite(*args)
         assert result.returncode == 2, args
         assert "usage: lite_runtime" in result.stderr

@@ -27,12 +27,18 @@ def key(f) -> str:
 
 
 def main() -> int:
-    parsed = parse_native_yaml(os.path.join(DATA, "native_functions.yaml"), os.path.join(DATA, "tags.yaml"))
+    parsed = parse_native_yaml(
+        os.path.join(DATA, "native_functions.yaml"), os.path.join(DATA, "tags.yaml")
+    )
     role_of = {}
     for g in get_grouped_native_functions(parsed.native_functions):
         if isinstance(g, NativeFunctionsGroup):
-            for role, f in (("functional", g.functional), ("inplace", g.inplace),
-                            ("mutable", g.mutable), ("out", g.out)):
+            for role, f in (
+                ("functional", g.functional),
+                ("inplace", g.inplace),
+                ("mutable", g.mutable),
+                ("out", g.out),
+            ):
                 if f is not None:
                     role_of[key(f)] = (key(g.functional), role)
     golden = {}

@@ -15,18 +15,45 @@ from codegen.model.schema_parser import SchemaParser, parse_schema, parse_schema
 from codegen.model.types import BASE_TYPES, SchemaError
 
 # Deterministic examples, so a test run is reproducible (set HYPOTHESIS_PROFILE=explore for more).
-settings.register_profile("schema", max_examples=300, deadline=None, derandomize=True, database=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-settings.register_profile("explore", max_examples=5000, deadline=None, database=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.register_profile(
+    "schema",
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+settings.register_profile(
+    "explore",
+    max_examples=5000,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "schema"))
 
 identifiers = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True)
 base_types = st.sampled_from(BASE_TYPES + ("Tensr", "int64", "__torch__.torch.classes.ns.Klass"))
 suffixes = st.lists(st.sampled_from(["?", "[]", "[2]", "[0]"]), max_size=2).map("".join)
-annotations = st.sampled_from(["", "(a)", "(a!)", "(b!)", "(a -> *)", "(a! -> a|b)", "(a|b)", "(A)"])
-defaults = st.sampled_from(["", "=None", "=0", "=-1", "=1.5", "=True", "=[]", "=[0,1]", "='s'", "=abc",
-                            "=contiguous_format", '="a, b"'])
+annotations = st.sampled_from(
+    ["", "(a)", "(a!)", "(b!)", "(a -> *)", "(a! -> a|b)", "(a|b)", "(A)"]
+)
+defaults = st.sampled_from(
+    [
+        "",
+        "=None",
+        "=0",
+        "=-1",
+        "=1.5",
+        "=True",
+        "=[]",
+        "=[0,1]",
+        "='s'",
+        "=abc",
+        "=contiguous_format",
+        '="a, b"',
+    ]
+)
 
 
 @st.composite
@@ -38,8 +65,12 @@ def arguments(draw):
 
 @st.composite
 def returns(draw):
-    rets = draw(st.lists(st.tuples(base_types, annotations, suffixes, st.one_of(st.just(""), identifiers)),
-                         max_size=3))
+    rets = draw(
+        st.lists(
+            st.tuples(base_types, annotations, suffixes, st.one_of(st.just(""), identifiers)),
+            max_size=3,
+        )
+    )
     pieces = [f"{t}{a if t == 'Tensor' else ''}{s}{' ' + n if n else ''}" for t, a, s, n in rets]
     if len(pieces) == 1:
         return pieces[0]
@@ -75,26 +106,58 @@ def test_generated_schemas_round_trip_or_fail_cleanly(text):
     check_text(text)
 
 
-@given(schemas(), st.integers(min_value=0, max_value=200), st.sampled_from(list("()[],*?!=-> |'\"ax.:")))
+@given(
+    schemas(),
+    st.integers(min_value=0, max_value=200),
+    st.sampled_from(list("()[],*?!=-> |'\"ax.:")),
+)
 def test_corrupted_schemas_fail_cleanly(text, at, char):
     at = at % (len(text) + 1)
     check_text(text[:at] + char + text[at:])
-    check_text(text[:at] + text[at + 1:])
+    check_text(text[:at] + text[at + 1 :])
 
 
-@given(st.text(alphabet=string.ascii_letters[:8] + "()[]<>,*?!=-> |'\"_.:0123456789\\", max_size=60))
+@given(
+    st.text(alphabet=string.ascii_letters[:8] + "()[]<>,*?!=-> |'\"_.:0123456789\\", max_size=60)
+)
 def test_arbitrary_text_fails_cleanly(text):
     check_text(text)
 
 
-VALID_TYPES = ["Tensor", "Tensor?", "Tensor[]", "Tensor?[]", "int", "int?", "int[]", "int[2]", "int[1]?",
-               "SymInt", "SymInt[]", "float", "float[]?", "bool", "bool?", "bool[3]", "str", "str?", "Scalar",
-               "Scalar?", "Scalar[]", "ScalarType?", "Layout?", "Device?", "MemoryFormat?", "Generator?"]
+VALID_TYPES = [
+    "Tensor",
+    "Tensor?",
+    "Tensor[]",
+    "Tensor?[]",
+    "int",
+    "int?",
+    "int[]",
+    "int[2]",
+    "int[1]?",
+    "SymInt",
+    "SymInt[]",
+    "float",
+    "float[]?",
+    "bool",
+    "bool?",
+    "bool[3]",
+    "str",
+    "str?",
+    "Scalar",
+    "Scalar?",
+    "Scalar[]",
+    "ScalarType?",
+    "Layout?",
+    "Device?",
+    "MemoryFormat?",
+    "Generator?",
+]
 
 
 @st.composite
 def canonical_schemas(draw):
     """Well-formed schemas in canonical spelling: positional, `*`, keyword-only, out arguments."""
+
     def arg(i, written=False, keyword=False):
         t = draw(st.sampled_from(VALID_TYPES))
         if written:
@@ -110,7 +173,9 @@ def canonical_schemas(draw):
     kwargs = [arg(10 + i, keyword=True) for i in range(draw(st.integers(0, 2)))]
     outs = [arg(20 + i, written=True) for i in range(draw(st.integers(0, 2)))]
     args = positional + (["*"] + kwargs + outs if kwargs or outs else [])
-    rets = draw(st.sampled_from(["Tensor", "()", "(Tensor a, Tensor b)", "Tensor(a)[]", "bool", "Tensor?"]))
+    rets = draw(
+        st.sampled_from(["Tensor", "()", "(Tensor a, Tensor b)", "Tensor(a)[]", "bool", "Tensor?"])
+    )
     return f"{draw(identifiers)}.{draw(identifiers)}({', '.join(args)}) -> {rets}"
 
 
@@ -132,14 +197,37 @@ def test_strict_parse_is_exact(text):
 
 
 yaml_values = st.one_of(
-    schemas(), st.text(max_size=20), st.integers(), st.booleans(), st.none(),
+    schemas(),
+    st.text(max_size=20),
+    st.integers(),
+    st.booleans(),
+    st.none(),
     st.lists(st.text(max_size=8), max_size=3),
-    st.dictionaries(st.sampled_from(["CPU", "CUDA", "CPU, CUDA", "Meta", "Bogus", "Generic"]),
-                    st.one_of(identifiers, st.integers()), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["CPU", "CUDA", "CPU, CUDA", "Meta", "Bogus", "Generic"]),
+        st.one_of(identifiers, st.integers()),
+        max_size=3,
+    ),
 )
-entry_keys = st.sampled_from(["func", "variants", "dispatch", "structured", "structured_delegate",
-                              "structured_inherits", "precomputed", "autogen", "device_guard", "device_check",
-                              "tags", "cpp_no_default_args", "ufunc_inner_loop", "python_module", "bogus"])
+entry_keys = st.sampled_from(
+    [
+        "func",
+        "variants",
+        "dispatch",
+        "structured",
+        "structured_delegate",
+        "structured_inherits",
+        "precomputed",
+        "autogen",
+        "device_guard",
+        "device_check",
+        "tags",
+        "cpp_no_default_args",
+        "ufunc_inner_loop",
+        "python_module",
+        "bogus",
+    ]
+)
 
 
 @settings(max_examples=100)
@@ -163,16 +251,42 @@ def test_front_end_never_raises_on_any_text(tmp_path_factory, text):
     load_native_yaml(str(path))
 
 
-@given(st.lists(st.one_of(st.text(max_size=12), st.sampled_from(
-    ["yes", "No", "TRUE", "off", "null", "NULL", "~", "", "1", "-2.5", ".inf", "0x1f", "2001-12-14", "=", "<<"])),
-    max_size=6))
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=12),
+            st.sampled_from(
+                [
+                    "yes",
+                    "No",
+                    "TRUE",
+                    "off",
+                    "null",
+                    "NULL",
+                    "~",
+                    "",
+                    "1",
+                    "-2.5",
+                    ".inf",
+                    "0x1f",
+                    "2001-12-14",
+                    "=",
+                    "<<",
+                ]
+            ),
+        ),
+        max_size=6,
+    )
+)
 def test_fast_tag_resolution_matches_pyyaml(values):
     import yaml
 
     from codegen.yaml_loader import _Base, _Loader
 
     text = "\n".join(f"- {yaml.safe_dump(v, default_style=None).splitlines()[0]}" for v in values)
-    text += "\n- " + "\n- ".join(v for v in values if v and "\n" not in v and ":" not in v and "#" not in v)
+    text += "\n- " + "\n- ".join(
+        v for v in values if v and "\n" not in v and ":" not in v and "#" not in v
+    )
     try:
         ours = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError:

@@ -50,7 +50,10 @@ def test_checked_in_models_reproduce_eager_outputs(name):
     folder = os.path.join(ROOT, "models", name)
     with open(os.path.join(folder, "model.sopsm"), "rb") as f:
         model = parse(f.read())
-    inputs = [torch.from_numpy(np.load(os.path.join(folder, f"input{k}.npy"))) for k in range(len(model.inputs))]
+    inputs = [
+        torch.from_numpy(np.load(os.path.join(folder, f"input{k}.npy")))
+        for k in range(len(model.inputs))
+    ]
     for k, out in enumerate(torch_reference.run(model, inputs)):
         expected = np.load(os.path.join(folder, f"expected{k}.npy"))
         np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
@@ -68,11 +71,19 @@ def test_tensor_list_returns_unpack_and_getitem_is_folded():
     splits = nodes_of(model, "aten::split_with_sizes")
     assert [(n.unpack, len(n.outs)) for n in splits] == [(True, 3), (True, 2)]
     cat = nodes_of(model, "aten::cat")[0]
-    assert cat.args[0].tag == Tag.TENSORS and cat.args[0].value == (splits[0].outs[2], splits[0].outs[0])
+    assert cat.args[0].tag == Tag.TENSORS and cat.args[0].value == (
+        splits[0].outs[2],
+        splits[0].outs[0],
+    )
     assert not nodes_of(model, "aten::_assert_tensor_metadata")  # .to()'s static check is left out
     mul = nodes_of(model, "aten::mul.Tensor")[0]  # parts[1] * 2: the 2 is a 0-dim int64 constant
     constant = next(c for c in model.constants if c.slot == mul.args[1].value)
-    assert (constant.name, constant.desc.dtype, constant.desc.sizes, constant.data) == ("mul.other", 4, (), bytes([2]) + bytes(7))
+    assert (constant.name, constant.desc.dtype, constant.desc.sizes, constant.data) == (
+        "mul.other",
+        4,
+        (),
+        bytes([2]) + bytes(7),
+    )
     to_copy = nodes_of(model, "aten::_to_copy")[0]
     assert to_copy.args[1].tag == Tag.SCALAR_TYPE and to_copy.args[1].value == 7
 
@@ -81,14 +92,24 @@ class WrappedNumbers(torch.nn.Module):
     """Python numbers where the schema wants a Tensor (mul.Tensor(x, 2.5), ...)."""
 
     def forward(self, i, d, h):
-        return i * 2.5, i + 3, d * 0.1, h / 3.3, torch.eq(d, 0.1), torch.where(i > 2, i, 7), \
-            torch.where(d > 0.15, d, 0.3)
+        return (
+            i * 2.5,
+            i + 3,
+            d * 0.1,
+            h / 3.3,
+            torch.eq(d, 0.1),
+            torch.where(i > 2, i, 7),
+            torch.where(d > 0.15, d, 0.3),
+        )
 
 
 def test_numbers_given_for_tensors_become_0_dim_constants_with_wrapped_number_dtypes():
     # Many float16 values: x / 3.3 rounds differently when 3.3 is first rounded to float16.
-    inputs = (torch.arange(6).reshape(2, 3), torch.tensor([0.1, 0.2], dtype=torch.float64),
-              torch.linspace(-30, 30, 999).to(torch.float16))
+    inputs = (
+        torch.arange(6).reshape(2, 3),
+        torch.tensor([0.1, 0.2], dtype=torch.float64),
+        torch.linspace(-30, 30, 999).to(torch.float16),
+    )
     model = check_same_outputs(WrappedNumbers(), inputs)
     lifted = {c.name: c.desc for c in model.constants}
     assert all(desc.sizes == () for desc in lifted.values()) and len(lifted) >= 4, lifted
@@ -100,7 +121,11 @@ def test_numbers_given_for_tensors_become_0_dim_constants_with_wrapped_number_dt
 class Pool(torch.nn.Module):
     def forward(self, x):
         y, indices = torch.nn.functional.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)
-        return y, indices, torch.nn.functional.avg_pool2d(x, 2, ceil_mode=True, count_include_pad=False)
+        return (
+            y,
+            indices,
+            torch.nn.functional.avg_pool2d(x, 2, ceil_mode=True, count_include_pad=False),
+        )
 
 
 def test_multi_output_nodes_and_defaults_in_gaps():
@@ -132,8 +157,10 @@ def test_constants_of_every_kind_and_outputs_that_are_not_nodes():
     names = {c.name: c.desc for c in model.constants}
     assert (names["w"].dtype, names["keep"].dtype, names["scale"].dtype) == (15, 11, 6)
     assert any(name.startswith("lifted_tensor") or name == "offset" for name in names), names
-    assert [o.slot for o in model.outputs[1:]] == [model.inputs[0].slot,
-                                                   next(c.slot for c in model.constants if c.name == "w")]
+    assert [o.slot for o in model.outputs[1:]] == [
+        model.inputs[0].slot,
+        next(c.slot for c in model.constants if c.name == "w"),
+    ]
 
 
 class Mask(torch.nn.Module):
@@ -141,7 +168,11 @@ class Mask(torch.nn.Module):
         pad = tokens == 0
         filled = x.masked_fill(pad.unsqueeze(-1), 0.0)
         picked = x[:, torch.tensor([0, 2])]
-        return filled.sum(dim=(0, 1), keepdim=True), torch.logical_or(pad, tokens > 3).any(dim=1), picked
+        return (
+            filled.sum(dim=(0, 1), keepdim=True),
+            torch.logical_or(pad, tokens > 3).any(dim=1),
+            picked,
+        )
 
 
 def test_masks_indexing_and_int_lists():

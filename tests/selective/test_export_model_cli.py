@@ -27,8 +27,14 @@ needs_torch = pytest.mark.skipif(torch is None, reason="needs torch (pip install
 
 
 def cli(*args, env=None):
-    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True, env=env, timeout=300,
-                          check=False)
+    return subprocess.run(
+        [sys.executable, SCRIPT, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
 
 
 def one_error_line(run) -> str:
@@ -38,7 +44,7 @@ def one_error_line(run) -> str:
     lines = run.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(PREFIX), run.stderr
     assert "Traceback" not in run.stderr
-    return lines[0][len(PREFIX):]
+    return lines[0][len(PREFIX) :]
 
 
 def test_without_torch_says_how_to_install_it(tmp_path):
@@ -46,14 +52,20 @@ def test_without_torch_says_how_to_install_it(tmp_path):
     fake.mkdir(parents=True)
     (fake / "__init__.py").write_text("raise ImportError('no torch here')\n")
     env = dict(os.environ, PYTHONPATH=str(fake.parent))
-    line = one_error_line(cli(os.path.join(ROOT, "models", "mlp", "model.pt2"), "-o", str(tmp_path / "x"), env=env))
+    line = one_error_line(
+        cli(os.path.join(ROOT, "models", "mlp", "model.pt2"), "-o", str(tmp_path / "x"), env=env)
+    )
     assert line == "export_model.py needs torch (pip install torch==2.13.0)"
     assert not (tmp_path / "x").exists()
 
 
 def test_usage_errors_are_argparse_errors():
     run = cli()
-    assert run.returncode == 2 and "usage: export_model.py" in run.stderr and "Traceback" not in run.stderr
+    assert (
+        run.returncode == 2
+        and "usage: export_model.py" in run.stderr
+        and "Traceback" not in run.stderr
+    )
 
 
 @needs_torch
@@ -69,12 +81,16 @@ def test_not_a_pt2(tmp_path):
     junk.write_text("hello, I am not a zip archive\n")
     line = one_error_line(cli(str(junk), "-o", str(tmp_path / "x")))
     assert line.startswith(f"{junk}: not a readable torch.export archive"), line
-    assert one_error_line(cli(str(tmp_path), "-o", str(tmp_path / "x"))) == f"{tmp_path}: not a file"
+    assert (
+        one_error_line(cli(str(tmp_path), "-o", str(tmp_path / "x"))) == f"{tmp_path}: not a file"
+    )
 
 
 @needs_torch
 def test_unwritable_output(tmp_path):
-    line = one_error_line(cli(os.path.join(ROOT, "models", "mlp", "model.pt2"), "-o", str(tmp_path / "no" / "x")))
+    line = one_error_line(
+        cli(os.path.join(ROOT, "models", "mlp", "model.pt2"), "-o", str(tmp_path / "no" / "x"))
+    )
     assert line.startswith(f"{tmp_path / 'no' / 'x'}: cannot write"), line
 
 
@@ -105,11 +121,19 @@ def _programs():
     x = torch.randn(4, 6)
     dynamic = {"x": {0: torch.export.Dim("batch")}}
     return {
-        "fft": (torch.export.export(Fft(), (x,)), "node '_fft_r2c' (aten::_fft_r2c): output 0 has dtype complex64"),
-        "cond": (torch.export.export(Cond(), (x,)), "node 'cond' (torch.ops.higher_order.cond): calls"),
+        "fft": (
+            torch.export.export(Fft(), (x,)),
+            "node '_fft_r2c' (aten::_fft_r2c): output 0 has dtype complex64",
+        ),
+        "cond": (
+            torch.export.export(Cond(), (x,)),
+            "node 'cond' (torch.ops.higher_order.cond): calls",
+        ),
         "mutation": (torch.export.export(Counter(), (x,)), "written back to buffer 'count'"),
-        "dynamic": (torch.export.export(Relu(), (x,), dynamic_shapes=dynamic),
-                    "node 'x' (user input): dimension 0 is symbolic"),
+        "dynamic": (
+            torch.export.export(Relu(), (x,), dynamic_shapes=dynamic),
+            "node 'x' (user input): dimension 0 is symbolic",
+        ),
     }
 
 

@@ -13,18 +13,33 @@ import pytest
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "selective"))
 
-from lite_model import (Arg, Constant, Input, LiteModel, LiteModelError, Node, Output, Tag,  # noqa: E402
-                        TensorDesc, parse, serialize)
+from lite_model import (  # noqa: E402
+    Arg,
+    Constant,
+    Input,
+    LiteModel,
+    LiteModelError,
+    Node,
+    Output,
+    Tag,
+    TensorDesc,
+    parse,
+    serialize,
+)
 
 F32, I64, U8, BOOL, BF16 = 6, 4, 0, 11, 15
 
 
 def tiny_relu() -> LiteModel:
     """relu(x) for x float32 [2]."""
-    return LiteModel(metadata=[("k", "v")], operators=["aten::relu"], num_values=2,
-                     inputs=[Input("x", 0, TensorDesc(F32, (2,)))],
-                     nodes=[Node("relu", 0, [Arg(Tag.VALUE, 0)], False, [1])],
-                     outputs=[Output("y", 1)])
+    return LiteModel(
+        metadata=[("k", "v")],
+        operators=["aten::relu"],
+        num_values=2,
+        inputs=[Input("x", 0, TensorDesc(F32, (2,)))],
+        nodes=[Node("relu", 0, [Arg(Tag.VALUE, 0)], False, [1])],
+        outputs=[Output("y", 1)],
+    )
 
 
 def u32(n):
@@ -36,29 +51,64 @@ def s(text):
 
 
 def test_tiny_model_bytes_by_hand():
-    sections = (u32(1) + s("k") + s("v")  # metadata
-                + u32(1) + s("aten::relu")  # operators
-                + u32(2)  # values
-                + u32(0)  # constants
-                + u32(1) + s("x") + u32(0) + bytes([6, 1]) + struct.pack("<q", 2)  # inputs
-                + u32(1) + s("relu") + u32(0) + u32(1) + bytes([1]) + u32(0) + bytes([0]) + u32(1) + u32(1)  # nodes
-                + u32(1) + s("y") + u32(1))  # outputs
+    sections = (
+        u32(1)
+        + s("k")
+        + s("v")  # metadata
+        + u32(1)
+        + s("aten::relu")  # operators
+        + u32(2)  # values
+        + u32(0)  # constants
+        + u32(1)
+        + s("x")
+        + u32(0)
+        + bytes([6, 1])
+        + struct.pack("<q", 2)  # inputs
+        + u32(1)
+        + s("relu")
+        + u32(0)
+        + u32(1)
+        + bytes([1])
+        + u32(0)
+        + bytes([0])
+        + u32(1)
+        + u32(1)  # nodes
+        + u32(1)
+        + s("y")
+        + u32(1)
+    )  # outputs
     assert len(sections) == 110
     header = b"SOPSLITE" + u32(1) + u32(0) + struct.pack("<QQ", 192, 0)
     expected = header + sections + bytes(192 - 32 - 110)
     assert serialize(tiny_relu()) == expected
     # The same, spelled out as the hex of the header's 32 bytes.
-    assert expected[:32].hex() == "534f50534c495445" "01000000" "00000000" "c000000000000000" "0000000000000000"
+    assert expected[:32].hex() == "534f50534c4954450100000000000000c0000000000000000000000000000000"
 
 
 def test_constants_are_64_aligned_in_the_blob():
-    model = LiteModel(num_values=2,
-                      constants=[Constant("a", 0, TensorDesc(U8, (3,)), b"\x01\x02\x03"),
-                                 Constant("b", 1, TensorDesc(I64, (1,)), struct.pack("<q", -5))],
-                      outputs=[Output("b", 1)])
+    model = LiteModel(
+        num_values=2,
+        constants=[
+            Constant("a", 0, TensorDesc(U8, (3,)), b"\x01\x02\x03"),
+            Constant("b", 1, TensorDesc(I64, (1,)), struct.pack("<q", -5)),
+        ],
+        outputs=[Output("b", 1)],
+    )
     const_a = s("a") + u32(0) + bytes([0, 1]) + struct.pack("<q", 3) + struct.pack("<QQ", 0, 3)
     const_b = s("b") + u32(1) + bytes([4, 1]) + struct.pack("<q", 1) + struct.pack("<QQ", 64, 8)
-    sections = u32(0) + u32(0) + u32(2) + u32(2) + const_a + const_b + u32(0) + u32(0) + u32(1) + s("b") + u32(1)
+    sections = (
+        u32(0)
+        + u32(0)
+        + u32(2)
+        + u32(2)
+        + const_a
+        + const_b
+        + u32(0)
+        + u32(0)
+        + u32(1)
+        + s("b")
+        + u32(1)
+    )
     assert len(sections) == 107
     blob = b"\x01\x02\x03" + bytes(61) + struct.pack("<q", -5)
     header = b"SOPSLITE" + u32(1) + u32(0) + struct.pack("<QQ", 192, 72)
@@ -72,22 +122,44 @@ def every_tag_model() -> LiteModel:
         metadata=[("producer", "test"), ("ünïcode", "✓")],
         operators=["aten::split.Tensor", "test::everything", "aten::max_pool2d_with_indices"],
         num_values=11,
-        constants=[Constant("w", 0, TensorDesc(F32, (2, 3)), bytes(range(24))),
-                   Constant("flags", 1, TensorDesc(BOOL, (3,)), b"\x01\x00\x01"),
-                   Constant("empty", 2, TensorDesc(I64, (0, 4)), b""),
-                   Constant("half", 3, TensorDesc(BF16, (2, 2)), bf16),
-                   Constant("scalar", 4, TensorDesc(7, ()), struct.pack("<d", 0.25))],
+        constants=[
+            Constant("w", 0, TensorDesc(F32, (2, 3)), bytes(range(24))),
+            Constant("flags", 1, TensorDesc(BOOL, (3,)), b"\x01\x00\x01"),
+            Constant("empty", 2, TensorDesc(I64, (0, 4)), b""),
+            Constant("half", 3, TensorDesc(BF16, (2, 2)), bf16),
+            Constant("scalar", 4, TensorDesc(7, ()), struct.pack("<d", 0.25)),
+        ],
         inputs=[Input("x", 5, TensorDesc(F32, (1, 4, 4, 4)))],
-        nodes=[Node("split", 0, [Arg(Tag.VALUE, 5), Arg(Tag.INT, 2), Arg(Tag.INT, 1)], True, [6, 7]),
-               Node("all", 1, [Arg(Tag.NONE), Arg(Tag.INT, -(2**63)), Arg(Tag.FLOAT, float("-inf")),
-                               Arg(Tag.BOOL, True), Arg(Tag.STR, "tanh"), Arg(Tag.INTS, (1, -1, 2**62)),
-                               Arg(Tag.FLOATS, (0.5, -2.0)), Arg(Tag.BOOLS, (True, False)),
-                               Arg(Tag.TENSORS, (6, 7, 0)), Arg(Tag.OPT_TENSORS, (None, 1, None)),
-                               Arg(Tag.SCALAR_TYPE, BF16), Arg(Tag.LAYOUT, 0), Arg(Tag.DEVICE, (1, 3)),
-                               Arg(Tag.DEVICE, (0, -1)), Arg(Tag.MEMORY_FORMAT, 2), Arg(Tag.INTS, ())],
-                    False, [8]),
-               Node("pool", 2, [Arg(Tag.VALUE, 5), Arg(Tag.INTS, (2, 2))], False, [9, 10])],
-        outputs=[Output("out", 8), Output("indices", 10), Output("x", 5), Output("w", 0)])
+        nodes=[
+            Node("split", 0, [Arg(Tag.VALUE, 5), Arg(Tag.INT, 2), Arg(Tag.INT, 1)], True, [6, 7]),
+            Node(
+                "all",
+                1,
+                [
+                    Arg(Tag.NONE),
+                    Arg(Tag.INT, -(2**63)),
+                    Arg(Tag.FLOAT, float("-inf")),
+                    Arg(Tag.BOOL, True),
+                    Arg(Tag.STR, "tanh"),
+                    Arg(Tag.INTS, (1, -1, 2**62)),
+                    Arg(Tag.FLOATS, (0.5, -2.0)),
+                    Arg(Tag.BOOLS, (True, False)),
+                    Arg(Tag.TENSORS, (6, 7, 0)),
+                    Arg(Tag.OPT_TENSORS, (None, 1, None)),
+                    Arg(Tag.SCALAR_TYPE, BF16),
+                    Arg(Tag.LAYOUT, 0),
+                    Arg(Tag.DEVICE, (1, 3)),
+                    Arg(Tag.DEVICE, (0, -1)),
+                    Arg(Tag.MEMORY_FORMAT, 2),
+                    Arg(Tag.INTS, ()),
+                ],
+                False,
+                [8],
+            ),
+            Node("pool", 2, [Arg(Tag.VALUE, 5), Arg(Tag.INTS, (2, 2))], False, [9, 10]),
+        ],
+        outputs=[Output("out", 8), Output("indices", 10), Output("x", 5), Output("w", 0)],
+    )
 
 
 def test_round_trip():
@@ -135,7 +207,9 @@ VALIDATION_ERRORS = {
     "not namespace::name": lambda m: m.operators.__setitem__(1, "relu"),
     "not a Python bool": lambda m: m.nodes[1].args.__setitem__(3, Arg(Tag.BOOL, 1)),
     "not a Python float": lambda m: m.nodes[1].args.__setitem__(2, Arg(Tag.FLOAT, 1)),
-    "not an integer in [-9223372036854775808": lambda m: m.nodes[1].args.__setitem__(1, Arg(Tag.INT, 2**63)),
+    "not an integer in [-9223372036854775808": lambda m: m.nodes[1].args.__setitem__(
+        1, Arg(Tag.INT, 2**63)
+    ),
     "ScalarType code 2": lambda m: m.nodes[1].args.__setitem__(10, Arg(Tag.SCALAR_TYPE, 2)),
     "only layout": lambda m: m.nodes[1].args.__setitem__(11, Arg(Tag.LAYOUT, 1)),
     "device type": lambda m: m.nodes[1].args.__setitem__(12, Arg(Tag.DEVICE, (3, 0))),
@@ -157,5 +231,7 @@ def test_validation_error(message):
 
 def test_validation_errors_name_the_node_and_argument():
     model = broken(lambda m: m.nodes[1].args.__setitem__(9, Arg(Tag.OPT_TENSORS, (None, 42))))
-    with pytest.raises(LiteModelError, match=r"node 'all' \(test::everything\) argument 9\[1\]: slot 42"):
+    with pytest.raises(
+        LiteModelError, match=r"node 'all' \(test::everything\) argument 9\[1\]: slot 42"
+    ):
         serialize(model)

@@ -13,7 +13,17 @@ import pytest
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "selective"))
 
-from lite_model import Arg, Constant, LiteModel, LiteModelError, Output, Tag, TensorDesc, parse, serialize  # noqa: E402
+from lite_model import (  # noqa: E402
+    Arg,
+    Constant,
+    LiteModel,
+    LiteModelError,
+    Output,
+    Tag,
+    TensorDesc,
+    parse,
+    serialize,
+)
 from test_lite_model import tiny_relu  # noqa: E402
 
 # Offsets in tiny_relu's file: header 0-31, metadata 32-45 ("k" at 36, "v" at 41),
@@ -22,14 +32,20 @@ from test_lite_model import tiny_relu  # noqa: E402
 # outputs 129-141, zero padding 142-191.
 TINY = serialize(tiny_relu())
 # Two constants: "a" (offset field at 67, nbytes at 75) and "b" (offset field at 102).
-TWO = serialize(LiteModel(num_values=2,
-                          constants=[Constant("a", 0, TensorDesc(0, (3,)), b"\x01\x02\x03"),
-                                     Constant("b", 1, TensorDesc(4, (1,)), bytes(8))],
-                          outputs=[Output("b", 1)]))
+TWO = serialize(
+    LiteModel(
+        num_values=2,
+        constants=[
+            Constant("a", 0, TensorDesc(0, (3,)), b"\x01\x02\x03"),
+            Constant("b", 1, TensorDesc(4, (1,)), bytes(8)),
+        ],
+        outputs=[Output("b", 1)],
+    )
+)
 
 
 def patched(data: bytes, offset: int, raw: bytes) -> bytes:
-    return data[:offset] + raw + data[offset + len(raw):]
+    return data[:offset] + raw + data[offset + len(raw) :]
 
 
 def u32(n):

@@ -19,8 +19,16 @@ sys.path.insert(0, os.path.join(ROOT, "selective"))
 from lite_model import DTYPES, Tag, parse  # noqa: E402
 
 MODELS = ("mlp", "cnn", "transformer")
-NPY_DTYPES = {"<f4": "float32", "<f8": "float64", "<i8": "int64", "<i4": "int32", "|b1": "bool", "|u1": "uint8",
-              "|i1": "int8", "<f2": "float16"}
+NPY_DTYPES = {
+    "<f4": "float32",
+    "<f8": "float64",
+    "<i8": "int64",
+    "<i4": "int32",
+    "|b1": "bool",
+    "|u1": "uint8",
+    "|i1": "int8",
+    "<f2": "float16",
+}
 
 
 def npy_header(path: str):
@@ -32,7 +40,7 @@ def npy_header(path: str):
         length, start = struct.unpack_from("<H", raw, 8)[0], 10
     else:
         length, start = struct.unpack_from("<I", raw, 8)[0], 12
-    header = ast.literal_eval(raw[start:start + length].decode("latin1"))
+    header = ast.literal_eval(raw[start : start + length].decode("latin1"))
     assert not header["fortran_order"], f"{path}: Fortran order"
     return NPY_DTYPES[header["descr"]], tuple(header["shape"])
 
@@ -76,9 +84,13 @@ def test_outputs_match_the_expected_files(name):
     slot_shapes = {}
     for node in model.nodes:
         for k, slot in enumerate(node.outs):
-            slot_shapes[slot] = shapes[node.name if len(node.outs) == 1 and not node.unpack else f"{node.name}.{k}"]
+            slot_shapes[slot] = shapes[
+                node.name if len(node.outs) == 1 and not node.unpack else f"{node.name}.{k}"
+            ]
     for k, out in enumerate(model.outputs):
-        assert slot_shapes[out.slot] == npy_header(os.path.join(ROOT, "models", name, f"expected{k}.npy")), out.name
+        assert slot_shapes[out.slot] == npy_header(
+            os.path.join(ROOT, "models", name, f"expected{k}.npy")
+        ), out.name
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -101,7 +113,9 @@ def test_metadata_and_constants(name):
     assert meta["torch_version"].startswith("2.")
     assert [k for k, _ in model.metadata] == ["producer", "torch_version", "source"]
     assert model.constants, "a model with no parameters"
-    assert all(c.desc.dtype == 6 for c in model.constants if not c.name.endswith("num_batches_tracked"))
+    assert all(
+        c.desc.dtype == 6 for c in model.constants if not c.name.endswith("num_batches_tracked")
+    )
     assert not any(value.startswith("/") for value in meta.values())
 
 
@@ -119,8 +133,17 @@ def test_every_slot_read_is_a_tensor_and_args_follow_the_schema_spelling():
     model = load("cnn")
     by_op = {model.operators[n.op]: n for n in model.nodes}
     conv = by_op["aten::convolution"]
-    assert [a.tag for a in conv.args] == [Tag.VALUE, Tag.VALUE, Tag.VALUE, Tag.INTS, Tag.INTS, Tag.INTS, Tag.BOOL,
-                                          Tag.INTS, Tag.INT]
+    assert [a.tag for a in conv.args] == [
+        Tag.VALUE,
+        Tag.VALUE,
+        Tag.VALUE,
+        Tag.INTS,
+        Tag.INTS,
+        Tag.INTS,
+        Tag.BOOL,
+        Tag.INTS,
+        Tag.INT,
+    ]
     assert [a.value for a in conv.args[3:]] == [(1, 1), (1, 1), (1, 1), False, (0, 0), 1]
     pool = by_op["aten::max_pool2d_with_indices"]
     assert (pool.unpack, len(pool.outs)) == (False, 2)

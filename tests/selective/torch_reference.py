@@ -6,7 +6,6 @@ model whose arguments the converter encoded wrongly computes something else or f
 """
 
 import torch
-
 from lite_model import Tag
 from schema_args import TORCH_DTYPES, TORCH_MEMORY_FORMATS
 
@@ -24,7 +23,11 @@ def resolve(name: str):
 def constant_tensor(constant) -> torch.Tensor:
     dtype = _DTYPES[constant.desc.dtype]
     storage = torch.int16 if dtype == torch.bfloat16 else dtype
-    flat = torch.frombuffer(bytearray(constant.data), dtype=storage) if constant.data else torch.empty(0, dtype=storage)
+    flat = (
+        torch.frombuffer(bytearray(constant.data), dtype=storage)
+        if constant.data
+        else torch.empty(0, dtype=storage)
+    )
     return flat.view(dtype).reshape(constant.desc.sizes)
 
 
@@ -53,7 +56,9 @@ def run(model, inputs) -> list:
     """The model's outputs for `inputs` (tensors, in the model's input order)."""
     values = {c.slot: constant_tensor(c) for c in model.constants}
     for spec, tensor in zip(model.inputs, inputs, strict=True):
-        assert (_DTYPES[spec.desc.dtype], spec.desc.sizes) == (tensor.dtype, tuple(tensor.shape)), spec.name
+        assert (_DTYPES[spec.desc.dtype], spec.desc.sizes) == (tensor.dtype, tuple(tensor.shape)), (
+            spec.name
+        )
         values[spec.slot] = tensor
     for node in model.nodes:
         op = resolve(model.operators[node.op])
@@ -66,6 +71,8 @@ def run(model, inputs) -> list:
                 positional.append(_decode(arg, values))
         result = op(*positional, **keywords)
         results = list(result) if isinstance(result, (tuple, list)) else [result]
-        assert len(results) == len(node.outs), f"{node.name}: {len(results)} results for {len(node.outs)} slots"
+        assert len(results) == len(node.outs), (
+            f"{node.name}: {len(results)} results for {len(node.outs)} slots"
+        )
         values.update(zip(node.outs, results))
     return [values[out.slot] for out in model.outputs]

@@ -21,8 +21,13 @@ MLP_MODEL = CHECKOUT / "models" / "mlp" / "model.sopsm"
 
 
 def python(*args, cwd):
-    return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True, cwd=cwd,
-                          env=dict(os.environ, PYTHONPATH=str(CHECKOUT), PYTHONHASHSEED="0"))
+    return subprocess.run(
+        [sys.executable, *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=dict(os.environ, PYTHONPATH=str(CHECKOUT), PYTHONHASHSEED="0"),
+    )
 
 
 def operator_set(tmp_path, name="set", **sources):
@@ -43,9 +48,24 @@ def operator_set(tmp_path, name="set", **sources):
 
 def generate(tmp_path, sets, *more, static=True):
     out = tmp_path / "aten_cpu"
-    args = ["-m", "codegen", "generate", ATEN_YAML, "--namespace", "sops::aten", "--output-dir", out,
-            "--source-label", "ops/native_functions.yaml", "--sources-only",
-            "--selection-report", tmp_path / "report.txt", "--selected-ops", *sets, *more]
+    args = [
+        "-m",
+        "codegen",
+        "generate",
+        ATEN_YAML,
+        "--namespace",
+        "sops::aten",
+        "--output-dir",
+        out,
+        "--source-label",
+        "ops/native_functions.yaml",
+        "--sources-only",
+        "--selection-report",
+        tmp_path / "report.txt",
+        "--selected-ops",
+        *sets,
+        *more,
+    ]
     if static:
         args.append("--static-dispatch")
     return python(*args, cwd=tmp_path), out
@@ -68,7 +88,8 @@ def test_each_source_of_a_set(tmp_path):
 
 def test_selected_operators_yaml_overloads_and_all_operators(tmp_path):
     (tmp_path / "sel.yaml").write_text(
-        "operators:\n  aten::add:\n    include_all_overloads: true\n  aten::relu: {}\n")
+        "operators:\n  aten::add:\n    include_all_overloads: true\n  aten::relu: {}\n"
+    )
     (tmp_path / "all.yaml").write_text("include_all_operators: true\noperators: {}\n")
     (tmp_path / "old.yaml").write_text("operators:\n- aten::mm\n")
     some, r = operator_set(tmp_path, "some", yaml=[tmp_path / "sel.yaml", tmp_path / "old.yaml"])
@@ -87,13 +108,18 @@ def test_selected_operators_yaml_overloads_and_all_operators(tmp_path):
 
 
 def test_unknown_operators_fail_listing_every_one(tmp_path):
-    bad, r = operator_set(tmp_path, "bad", ops=["aten::add.Tensor", "aten::fft_fft", "my_ops::frobnicate",
-                                                "aten::add.Bogus"])
+    bad, r = operator_set(
+        tmp_path,
+        "bad",
+        ops=["aten::add.Tensor", "aten::fft_fft", "my_ops::frobnicate", "aten::add.Bogus"],
+    )
     assert r.returncode == 0, r.stderr  # the form is right; the library decides what exists
     result, out = generate(tmp_path, [bad])
     assert result.returncode == 1
     err = result.stderr
-    assert err.startswith("ops/native_functions.yaml:1:1: error: 3 selected operator(s) are not declared")
+    assert err.startswith(
+        "ops/native_functions.yaml:1:1: error: 3 selected operator(s) are not declared"
+    )
     for name in ("aten::fft_fft", "my_ops::frobnicate", "aten::add.Bogus"):
         assert f"  {name} (from //app:bad)" in err
     assert "did you mean aten::add.Scalar" in err  # the overloads that exist
@@ -113,7 +139,11 @@ def test_malformed_names_fail_naming_the_line(tmp_path, line):
 def test_broken_sources_fail_with_one_line(tmp_path):
     (tmp_path / "broken.yaml").write_text("operators:\n  aten::relu: [\n")
     _, from_yaml = operator_set(tmp_path, "broken", yaml=[tmp_path / "broken.yaml"])
-    assert from_yaml.returncode == 1 and "broken.yaml:" in from_yaml.stderr and "not valid YAML" in from_yaml.stderr
+    assert (
+        from_yaml.returncode == 1
+        and "broken.yaml:" in from_yaml.stderr
+        and "not valid YAML" in from_yaml.stderr
+    )
     (tmp_path / "text.sopsm").write_text("not a model")
     _, r = operator_set(tmp_path, "text", models=[tmp_path / "text.sopsm"])
     assert r.returncode == 1 and "text.sopsm: not a lite model file" in r.stderr
@@ -126,10 +156,16 @@ def test_pruned_sources_hold_only_the_selection_and_what_it_calls(tmp_path):
     result, out = generate(tmp_path, [mlp])
     assert result.returncode == 0, result.stderr
     text = {p.name: p.read_text() for p in out.iterdir()}
-    assert not [n for n in text if n.endswith(".h")]  # --sources-only: headers stay the full library's
+    assert not [
+        n for n in text if n.endswith(".h")
+    ]  # --sources-only: headers stay the full library's
     unboxed = "".join(v for k, v in text.items() if "Unboxed" in k)
     assert sorted(re.findall(r"^    \"(aten::[\w.]+)\", \"aten\",", unboxed, re.M)) == [
-        "aten::_log_softmax", "aten::addmm", "aten::permute", "aten::relu"]
+        "aten::_log_softmax",
+        "aten::addmm",
+        "aten::permute",
+        "aten::relu",
+    ]
     everything = "\n".join(text.values())
     for op in ("convolution", "gelu", "embedding", "cat", "sigmoid", "bmm", "where"):
         assert not re.search(rf"\b{op}\b", everything), op
@@ -149,7 +185,8 @@ def test_operators_the_kernels_call_are_kept_and_say_why(tmp_path):
         "libk.a:helper.o:0000000000000010 T helper(int)\n"
         "libk.a:helper.o:                 U sops::aten::empty_like(sops::Tensor const&)\n"
         "libk.a:other.o:0000000000000010 T unrelated()\n"
-        "libk.a:other.o:                 U sops::aten::convolution(sops::Tensor const&)\n")
+        "libk.a:other.o:                 U sops::aten::convolution(sops::Tensor const&)\n"
+    )
     result, _ = generate(tmp_path, [mul], "--kernel-symbols", nm)
     assert result.returncode == 0, result.stderr
     report = (tmp_path / "report.txt").read_text()
@@ -167,7 +204,8 @@ def test_kernel_symbols_follow_what_the_linker_would_pull_in():
         "a.a:g.o:0000000000000000 T g()\n"
         "a.a:g.o:                 U ns::(anonymous namespace)::local()\n"
         "a.a:g.o:                 U ns::mm_out(int)\n"
-        "a.a:g.o:                 U ns::native::other(int)\n")
+        "a.a:g.o:                 U ns::native::other(int)\n"
+    )
     assert symbols.objects_defining("::ns::native::structured_k") == {"a.a:k.o"}
     assert symbols.api_calls(["ns::native::structured_k"], "ns") == {"add", "mm_out"}
     assert symbols.api_calls(["ns::native::missing"], "ns") == set()

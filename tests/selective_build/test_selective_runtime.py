@@ -6,12 +6,10 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 import tempfile
 
-import sys
-
 import pytest
-
 from lite_parse import parse_model
 
 RUNFILES = pathlib.Path(os.environ.get("TEST_SRCDIR", ".")) / "_main"
@@ -56,8 +54,15 @@ def test_the_selected_model_runs_and_matches_eager(env_name):
 
 
 def test_a_model_outside_the_selection_fails_listing_every_missing_operator():
-    result = run(runtime("TRACED_MLP_RUNTIME"), "run", MODELS / "cnn" / "model.sopsm",
-                 "--input", MODELS / "cnn" / "input0.npy", "--output-dir", tempfile.mkdtemp())
+    result = run(
+        runtime("TRACED_MLP_RUNTIME"),
+        "run",
+        MODELS / "cnn" / "model.sopsm",
+        "--input",
+        MODELS / "cnn" / "input0.npy",
+        "--output-dir",
+        tempfile.mkdtemp(),
+    )
     assert result.returncode == 1
     missing = sorted(model_ops("cnn") - model_ops("mlp"))
     assert len(missing) >= 6
@@ -78,8 +83,15 @@ def test_ops_lists_the_model_operators_the_runtime_has():
 def test_trace_works_on_a_pruned_statically_dispatched_runtime():
     with tempfile.TemporaryDirectory() as out:
         yaml_path = pathlib.Path(out) / "selected_operators.yaml"
-        result = run(runtime("TRACED_MLP_RUNTIME"), "trace", MODELS / "mlp" / "model.sopsm",
-                     "--input", MODELS / "mlp" / "input0.npy", "-o", yaml_path)
+        result = run(
+            runtime("TRACED_MLP_RUNTIME"),
+            "trace",
+            MODELS / "mlp" / "model.sopsm",
+            "--input",
+            MODELS / "mlp" / "input0.npy",
+            "-o",
+            yaml_path,
+        )
         assert result.returncode == 0, result.stderr
         traced = set(re.findall(r"^  (aten::\S+):$", yaml_path.read_text(), re.M))
     assert traced == model_ops("mlp")
@@ -94,20 +106,35 @@ def test_pruned_sources_hold_nothing_of_unselected_operators():
     sources = "\n".join(generated("traced_mlp_runtime_selected").values())
     # Selected (the mlp's operators) are there, with their boxed kernels and schemas.
     for op in ("addmm", "relu", "permute", "_log_softmax"):
-        assert f"\"aten::{op}\"" in sources or f"aten::{op}" in sources
+        assert f'"aten::{op}"' in sources or f"aten::{op}" in sources
     # Nothing of any other operator: no boxed kernel, no wrapper, no schema, no call.
-    for op in ("convolution", "max_pool2d_with_indices", "embedding", "native_layer_norm", "gelu",
-               "where", "cat", "upsample_nearest2d", "sigmoid", "bmm"):
+    for op in (
+        "convolution",
+        "max_pool2d_with_indices",
+        "embedding",
+        "native_layer_norm",
+        "gelu",
+        "where",
+        "cat",
+        "upsample_nearest2d",
+        "sigmoid",
+        "bmm",
+    ):
         assert not re.search(rf"\b{op}\b", sources), op
     report = (HERE / "traced_mlp_runtime_selected.selection.txt").read_text()
     assert report.startswith("# 4 operators requested")
-    assert "aten::addmm: requested by tests/selective_build/testdata/mlp_selected_operators.yaml" in report
+    assert (
+        "aten::addmm: requested by tests/selective_build/testdata/mlp_selected_operators.yaml"
+        in report
+    )
 
 
 def test_a_pruned_library_of_our_own_registers_only_its_selection():
     sources = generated("demo_ops_selected")
-    unboxed = "\n".join(v for k, v in sources.items() if k.startswith("RegisterCodegenUnboxedKernels"))
-    assert "\"aten::relu\"" in unboxed
+    unboxed = "\n".join(
+        v for k, v in sources.items() if k.startswith("RegisterCodegenUnboxedKernels")
+    )
+    assert '"aten::relu"' in unboxed
     assert "aten::add" not in unboxed
     registered = re.findall(r'RegisterKernel register_\w+\("([^"]+)"', "\n".join(sources.values()))
     assert registered and set(registered) == {"relu"}

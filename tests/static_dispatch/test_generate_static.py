@@ -14,24 +14,57 @@ HERE = pathlib.Path(os.path.abspath(__file__)).parent  # not resolve(): stay in 
 CHECKOUT = pathlib.Path(codegen.__file__).parents[1]
 ATEN_YAML = CHECKOUT / "ops" / "native_functions.yaml"
 TWO_YAML = HERE / "testdata" / "two_backend_ops.yaml"
-DISPATCHER = ("RegisterOperator", "RegisterKernel", "RegisterFallthrough", "Dispatcher::", "runtime/dispatcher.h")
+DISPATCHER = (
+    "RegisterOperator",
+    "RegisterKernel",
+    "RegisterFallthrough",
+    "Dispatcher::",
+    "runtime/dispatcher.h",
+)
 
 
 def generate(tmp_path, yaml_path, namespace, backends, *more, shards=2):
     out = tmp_path / "out"
     result = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate", str(yaml_path), "--namespace", namespace, "--backends",
-         backends, "--shards", str(shards), "--include-prefix", "lib", "--output-dir", str(out), *more],
-        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(CHECKOUT)))
+        [
+            sys.executable,
+            "-m",
+            "codegen",
+            "generate",
+            str(yaml_path),
+            "--namespace",
+            namespace,
+            "--backends",
+            backends,
+            "--shards",
+            str(shards),
+            "--include-prefix",
+            "lib",
+            "--output-dir",
+            str(out),
+            *more,
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(CHECKOUT)),
+    )
     assert result.returncode == 0, result.stderr
     return {p.name: p.read_text() for p in out.iterdir()}
 
 
 def test_no_generated_file_references_the_dispatcher(tmp_path):
     # The op library (CPU kernels only), and a file with CPU and CUDA kernels.
-    for yaml_path, namespace, backends in ((ATEN_YAML, "sops::aten", ("CPU",)), (TWO_YAML, "two::ops", ("CPU", "CUDA"))):
-        written = generate(tmp_path / namespace.replace("::", "_"), yaml_path, namespace, ",".join(backends),
-                           "--static-dispatch")
+    for yaml_path, namespace, backends in (
+        (ATEN_YAML, "sops::aten", ("CPU",)),
+        (TWO_YAML, "two::ops", ("CPU", "CUDA")),
+    ):
+        written = generate(
+            tmp_path / namespace.replace("::", "_"),
+            yaml_path,
+            namespace,
+            ",".join(backends),
+            "--static-dispatch",
+        )
         assert sorted(written) == sorted(files.output_names(backends, 2))
         for name, text in written.items():
             found = [d for d in DISPATCHER if d in text]
@@ -50,9 +83,14 @@ def test_only_the_dispatch_files_differ(tmp_path):
     static = generate(tmp_path / "b", ATEN_YAML, "sops::aten", "CPU", "--static-dispatch")
     assert sorted(dynamic) == sorted(static)
     differ = {n for n in dynamic if dynamic[n] != static[n]}
-    assert differ <= ({"Functions.h", "Functions.cpp", "Operators.cpp"}
-                      | {n for n in dynamic if n.startswith(("RegisterCPU", "RegisterMeta", "RegisterCommon",
-                                                             "RegisterComposite"))})
+    assert differ <= (
+        {"Functions.h", "Functions.cpp", "Operators.cpp"}
+        | {
+            n
+            for n in dynamic
+            if n.startswith(("RegisterCPU", "RegisterMeta", "RegisterCommon", "RegisterComposite"))
+        }
+    )
     # The declarations of the API stay the same: only its title comment says how it dispatches.
     assert dynamic["Functions.h"].splitlines()[2:] == static["Functions.h"].splitlines()[2:]
 
@@ -66,18 +104,29 @@ def test_the_switch_falls_back_as_the_dispatcher_does(tmp_path):
     cpp = generate(tmp_path, TWO_YAML, "two::ops", "CPU,CUDA", "--static-dispatch")["Functions.cpp"]
     add = function(cpp, "Tensor add(")
     assert 'dispatch_key_of("add.Tensor", self, other)' in add
-    assert re.search(r"case ::sops::DispatchKey::CPU:\n\s+return ::two::ops::cpu::add\(self, other, alpha\);", add)
-    assert re.search(r"case ::sops::DispatchKey::CUDA:\n\s+return ::two::ops::cuda::add\(self, other, alpha\);", add)
+    assert re.search(
+        r"case ::sops::DispatchKey::CPU:\n\s+return ::two::ops::cpu::add\(self, other, alpha\);",
+        add,
+    )
+    assert re.search(
+        r"case ::sops::DispatchKey::CUDA:\n\s+return ::two::ops::cuda::add\(self, other, alpha\);",
+        add,
+    )
     assert re.search(r"case ::sops::DispatchKey::Meta:\n\s+return ::two::ops::meta::add\(", add)
     # mul: CPU kernel only; CUDA tensors reach the Common wrapper, as in the dispatcher.
     mul = function(cpp, "Tensor mul(")
     assert re.search(r"case ::sops::DispatchKey::CUDA:\n\s+return ::two::ops::common::mul\(", mul)
     # scale: CPU, else CompositeExplicitAutograd (for CUDA and Meta).
     scale = function(cpp, "Tensor scale(")
-    assert re.search(r"case ::sops::DispatchKey::CUDA:\n\s+case ::sops::DispatchKey::Meta:\n"
-                     r"\s+return ::two::ops::compositeexplicitautograd::scale\(", scale)
+    assert re.search(
+        r"case ::sops::DispatchKey::CUDA:\n\s+case ::sops::DispatchKey::Meta:\n"
+        r"\s+return ::two::ops::compositeexplicitautograd::scale\(",
+        scale,
+    )
     # double_it: CompositeImplicitAutograd for every backend.
-    assert function(cpp, "Tensor double_it(").count("compositeimplicitautograd::double_it(self)") == 1
+    assert (
+        function(cpp, "Tensor double_it(").count("compositeimplicitautograd::double_it(self)") == 1
+    )
     # cpu_only: no case but CPU; the others are an error naming the operator.
     cpu_only = function(cpp, "Tensor cpu_only(")
     assert "DispatchKey::CUDA" not in cpu_only and "DispatchKey::Meta" not in cpu_only
@@ -89,8 +138,13 @@ def test_the_switch_falls_back_as_the_dispatcher_does(tmp_path):
 def test_a_parameter_named_like_the_local_variable(tmp_path):
     yaml_path = tmp_path / "ops.yaml"
     yaml_path.write_text("- func: f(Tensor dispatch_key) -> Tensor\n  dispatch:\n    CPU: f\n")
-    cpp = generate(tmp_path, yaml_path, "my::ops", "CPU", "--static-dispatch", shards=1)["Functions.cpp"]
-    assert 'const ::sops::DispatchKey dispatch_key_ = ::sops::dispatch_key_of("f", dispatch_key);' in cpp
+    cpp = generate(tmp_path, yaml_path, "my::ops", "CPU", "--static-dispatch", shards=1)[
+        "Functions.cpp"
+    ]
+    assert (
+        'const ::sops::DispatchKey dispatch_key_ = ::sops::dispatch_key_of("f", dispatch_key);'
+        in cpp
+    )
 
 
 def test_autogen_kernels_copy_with_the_librarys_copy(tmp_path):
@@ -103,8 +157,10 @@ def test_autogen_kernels_copy_with_the_librarys_copy(tmp_path):
 
 def test_autogen_without_a_copy_fails_when_called(tmp_path):
     yaml_path = tmp_path / "ops.yaml"
-    yaml_path.write_text("- func: relu_(Tensor(a!) self) -> Tensor(a!)\n  autogen: relu.out, relu\n"
-                         "  dispatch:\n    CPU: relu_\n")
+    yaml_path.write_text(
+        "- func: relu_(Tensor(a!) self) -> Tensor(a!)\n  autogen: relu.out, relu\n"
+        "  dispatch:\n    CPU: relu_\n"
+    )
     written = generate(tmp_path, yaml_path, "my::ops", "CPU", "--static-dispatch", shards=1)
     assert "[[noreturn]] void StaticAutogenCopy(" in written["RegisterComposite_0.cpp"]
-    assert "does not \"\n      \"declare" in written["RegisterComposite_0.cpp"]
+    assert 'does not "\n      "declare' in written["RegisterComposite_0.cpp"]

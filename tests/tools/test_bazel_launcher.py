@@ -15,8 +15,26 @@ import pytest
 RUNFILES = pathlib.Path(os.path.abspath(__file__)).parents[2]
 LAUNCHER = RUNFILES / "tools" / "bazel"
 # What the launcher may use from the system; debootstrap/apt-get/id are stand-ins per case.
-SYSTEM_TOOLS = ["bash", "cat", "dirname", "flock", "head", "mkdir", "mv", "readlink", "rm",
-                "sed", "seq", "sleep", "tail", "tr", "unshare", "mountpoint", "nsenter", "setsid"]
+SYSTEM_TOOLS = [
+    "bash",
+    "cat",
+    "dirname",
+    "flock",
+    "head",
+    "mkdir",
+    "mv",
+    "readlink",
+    "rm",
+    "sed",
+    "seq",
+    "sleep",
+    "tail",
+    "tr",
+    "unshare",
+    "mountpoint",
+    "nsenter",
+    "setsid",
+]
 
 
 def executable(path, text):
@@ -44,10 +62,20 @@ def path_dir(tmp_path):
 
 
 def launch(tmp_path, path_dir, *args, **env):
-    full_env = {"PATH": str(path_dir), "HOME": str(tmp_path / "home"),
-                "STRUCTURED_OPS_BAZEL_HOME": str(tmp_path / "bazel_home"), **env}
-    return subprocess.run([str(LAUNCHER), *args], capture_output=True, text=True,
-                          env=full_env, cwd=tmp_path, timeout=60)
+    full_env = {
+        "PATH": str(path_dir),
+        "HOME": str(tmp_path / "home"),
+        "STRUCTURED_OPS_BAZEL_HOME": str(tmp_path / "bazel_home"),
+        **env,
+    }
+    return subprocess.run(
+        [str(LAUNCHER), *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=tmp_path,
+        timeout=60,
+    )
 
 
 def test_bazel_real_from_bazelisk_wins_and_exit_status_passes_through(tmp_path, path_dir):
@@ -58,8 +86,10 @@ def test_bazel_real_from_bazelisk_wins_and_exit_status_passes_through(tmp_path, 
 
 
 def test_a_bazel_7_1_or_newer_on_path_is_used(tmp_path, path_dir):
-    executable(path_dir / "bazel", '[ "$1" = --version ] && { echo "bazel 7.4.1"; exit 0; }\n'
-                                   'echo "path bazel $*"; exit 3\n')
+    executable(
+        path_dir / "bazel",
+        '[ "$1" = --version ] && { echo "bazel 7.4.1"; exit 0; }\necho "path bazel $*"; exit 3\n',
+    )
     result = launch(tmp_path, path_dir, "test", "//tests/...")
     assert result.returncode == 3
     assert result.stdout == "path bazel test //tests/...\n"
@@ -101,13 +131,18 @@ def test_no_debootstrap_and_no_apt_get(tmp_path, path_dir):
 
 def test_unreachable_mirror_is_named_with_the_log(tmp_path, path_dir):
     executable(path_dir / "id", "echo 0\n")
-    executable(path_dir / "debootstrap",
-               'echo "E: Failed getting release file $4/dists/sid/Release" >&2; exit 1\n')
+    executable(
+        path_dir / "debootstrap",
+        'echo "E: Failed getting release file $4/dists/sid/Release" >&2; exit 1\n',
+    )
     plain_unshare(path_dir)
     mirror = "http://127.0.0.1:9/debian"
     result = launch(tmp_path, path_dir, "info", STRUCTURED_OPS_DEBIAN_MIRROR=mirror)
     assert result.returncode == 1
-    assert f"debootstrap of Debian sid from {mirror} failed (is the mirror reachable?)" in result.stderr
+    assert (
+        f"debootstrap of Debian sid from {mirror} failed (is the mirror reachable?)"
+        in result.stderr
+    )
     assert "E: Failed getting release file" in result.stderr  # the log's tail is shown
     # Nothing half-made is left where a later call would take it for a ready root.
     assert not (tmp_path / "bazel_home" / "root").exists()

@@ -57,8 +57,11 @@ def _loads(tree: ast.Module) -> dict[str, tuple[str, str]]:
     """local name -> (file from ROOT, name there), for `load("//pkg:file.bzl", local = "name")`."""
     out = {}
     for node in tree.body:
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
-                getattr(node.value.func, "id", None) == "load":
+        if (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "id", None) == "load"
+        ):
             label = _string(node.value.args[0])
             if not label.startswith("//"):
                 continue
@@ -70,7 +73,7 @@ def _loads(tree: ast.Module) -> dict[str, tuple[str, str]]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parse(root: str, path: str) -> ast.Module:
     with open(os.path.join(root, path), encoding="utf-8") as f:
         return ast.parse(f.read(), filename=path)
@@ -81,7 +84,11 @@ def public_names(tree: ast.Module) -> list[tuple[str, str, str]]:
     loads = _loads(tree)
     out = []
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in loads:
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in loads
+        ):
             path, name = loads[node.value.id]
             out.append((node.targets[0].id, path, name))
     return out
@@ -98,7 +105,7 @@ def _docstring_args(doc: str) -> tuple[str, dict[str, str]]:
     args: dict[str, list[str]] = {}
     indent = None
     current = None
-    for line in lines[at + 1:]:
+    for line in lines[at + 1 :]:
         if not line.strip():
             continue
         depth = len(line) - len(line.lstrip())
@@ -130,11 +137,19 @@ def _macro(public: str, path: str, fn: ast.FunctionDef) -> Entry:
     missing = [p for p in names if p not in arg_docs]
     unknown = [a for a in arg_docs if a not in names]
     if missing or unknown:
-        raise DocError(f"{path}:{fn.lineno}: the Args of `{fn.name}` " +
-                       "; ".join(filter(None, [missing and f"miss {', '.join(missing)}",
-                                               unknown and f"name no argument {', '.join(unknown)}"])))
-    return Entry(public, "macro", path, summary,
-                 [(p, d, arg_docs[p]) for p, d in params])
+        raise DocError(
+            f"{path}:{fn.lineno}: the Args of `{fn.name}` "
+            + "; ".join(
+                filter(
+                    None,
+                    [
+                        missing and f"miss {', '.join(missing)}",
+                        unknown and f"name no argument {', '.join(unknown)}",
+                    ],
+                )
+            )
+        )
+    return Entry(public, "macro", path, summary, [(p, d, arg_docs[p]) for p, d in params])
 
 
 def _call_entry(public: str, path: str, kind: str, call: ast.Call) -> Entry:
@@ -146,8 +161,10 @@ def _call_entry(public: str, path: str, kind: str, call: ast.Call) -> Entry:
     if table is None:
         return entry
     if not isinstance(table, ast.Dict):
-        raise DocError(f"{path}:{call.lineno}: the {'fields' if kind == 'provider' else 'attrs'} of "
-                       f"`{public}` are not a dict with a doc for each")
+        raise DocError(
+            f"{path}:{call.lineno}: the {'fields' if kind == 'provider' else 'attrs'} of "
+            f"`{public}` are not a dict with a doc for each"
+        )
     for key, value in zip(table.keys, table.values):
         name = _string(key)
         if name.startswith("_"):
@@ -158,8 +175,11 @@ def _call_entry(public: str, path: str, kind: str, call: ast.Call) -> Entry:
         akw = _keywords(value) if isinstance(value, ast.Call) else {}
         if "doc" not in akw:
             raise DocError(f"{path}:{key.lineno}: attribute `{name}` of `{public}` has no doc")
-        default = "(required)" if ast.unparse(akw.get("mandatory", ast.Constant(False))) == "True" else \
-            (ast.unparse(akw["default"]) if "default" in akw else "")
+        default = (
+            "(required)"
+            if ast.unparse(akw.get("mandatory", ast.Constant(False))) == "True"
+            else (ast.unparse(akw["default"]) if "default" in akw else "")
+        )
         entry.params.append((name, default, _string(akw["doc"])))
     return entry
 
@@ -170,7 +190,9 @@ def entry_of(root: str, public: str, path: str, name: str) -> Entry:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return _macro(public, path, node)
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            targets = node.targets[0].elts if isinstance(node.targets[0], ast.Tuple) else node.targets
+            targets = (
+                node.targets[0].elts if isinstance(node.targets[0], ast.Tuple) else node.targets
+            )
             kind = getattr(node.value.func, "id", None)
             if kind in KINDS and isinstance(targets[0], ast.Name) and targets[0].id == name:
                 return _call_entry(public, path, kind, node.value)
@@ -182,10 +204,15 @@ def _cell(text: str) -> str:
 
 
 def render(entries: list[Entry]) -> str:
-    out = ["# structured_ops: the public Starlark API", "",
-           "<!-- Generated by tools/docs/rules_doc.py from the docs of rules/defs.bzl's",
-           "     definitions; do not edit. //tests/tools:rules_doc_test checks it is current. -->", "",
-           'Load everything from `@structured_ops//rules:defs.bzl`.', ""]
+    out = [
+        "# structured_ops: the public Starlark API",
+        "",
+        "<!-- Generated by tools/docs/rules_doc.py from the docs of rules/defs.bzl's",
+        "     definitions; do not edit. //tests/tools:rules_doc_test checks it is current. -->",
+        "",
+        "Load everything from `@structured_ops//rules:defs.bzl`.",
+        "",
+    ]
     for kind in KINDS:
         for e in [e for e in entries if e.kind == kind]:
             out.append(f"- [`{e.name}`](#{e.name.lower()}) ({kind})")
@@ -194,14 +221,18 @@ def render(entries: list[Entry]) -> str:
             out += ["", f"## {e.name}", "", f"*{kind}, defined in `{e.source}`*", "", e.doc, ""]
             if not e.params:
                 continue
-            head = "field" if kind == "provider" else ("argument" if kind == "macro" else "attribute")
+            head = (
+                "field" if kind == "provider" else ("argument" if kind == "macro" else "attribute")
+            )
             if kind == "provider":
                 out += [f"| {head} | description |", "|---|---|"]
                 out += [f"| `{n}` | {_cell(d)} |" for n, _, d in e.params]
             else:
                 out += [f"| {head} | default | description |", "|---|---|---|"]
-                out += [f"| `{n}` | {f'`{_cell(v)}`' if v and v != '(required)' else v} | {_cell(d)} |"
-                        for n, v, d in e.params]
+                out += [
+                    f"| `{n}` | {f'`{_cell(v)}`' if v and v != '(required)' else v} | {_cell(d)} |"
+                    for n, v, d in e.params
+                ]
     return "\n".join(out) + "\n"
 
 
@@ -211,8 +242,12 @@ def generate(root: str = ROOT) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help=f"fail when {OUTPUT} is not what would be written")
-    parser.add_argument("--root", default=ROOT, help="the checkout (default: the one holding this script)")
+    parser.add_argument(
+        "--check", action="store_true", help=f"fail when {OUTPUT} is not what would be written"
+    )
+    parser.add_argument(
+        "--root", default=ROOT, help="the checkout (default: the one holding this script)"
+    )
     args = parser.parse_args(argv)
     try:
         text = generate(args.root)
@@ -227,8 +262,11 @@ def main(argv: list[str] | None = None) -> int:
         except OSError:
             current = None
         if current != text:
-            print(f"rules_doc: {OUTPUT} is not up to date with the docs of {PUBLIC}'s definitions\n"
-                  "  hint: run `python3 tools/docs/rules_doc.py` and commit the result", file=sys.stderr)
+            print(
+                f"rules_doc: {OUTPUT} is not up to date with the docs of {PUBLIC}'s definitions\n"
+                "  hint: run `python3 tools/docs/rules_doc.py` and commit the result",
+                file=sys.stderr,
+            )
             return 1
         return 0
     os.makedirs(os.path.dirname(path), exist_ok=True)

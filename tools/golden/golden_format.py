@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import warnings
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import torch
 
@@ -35,20 +35,36 @@ REGENERATE = "python tools/golden/make_golden.py (with torch==2.13.0; see tests/
 # depth past one 256-deep block).
 MAX_ELEMS = 10000
 
-F32, F64, I64, I32, I8, U8, B = (torch.float32, torch.float64, torch.int64, torch.int32,
-                                 torch.int8, torch.uint8, torch.bool)
+F32, F64, I64, I32, I8, U8, B = (
+    torch.float32,
+    torch.float64,
+    torch.int64,
+    torch.int32,
+    torch.int8,
+    torch.uint8,
+    torch.bool,
+)
 F16, BF16 = torch.float16, torch.bfloat16
-ALL7 = [F32, F64, I64, I32, I8, U8, B]          # supported compute dtypes
-ALL9 = ALL7 + [F16, BF16]                       # plus the storage-only ones
+ALL7 = [F32, F64, I64, I32, I8, U8, B]  # supported compute dtypes
+ALL9 = ALL7 + [F16, BF16]  # plus the storage-only ones
 
 DTYPE_NAMES = {
-    torch.float32: "float32", torch.float64: "float64", torch.int64: "int64",
-    torch.int32: "int32", torch.int16: "int16", torch.int8: "int8", torch.uint8: "uint8",
-    torch.bool: "bool", torch.float16: "float16", torch.bfloat16: "bfloat16",
+    torch.float32: "float32",
+    torch.float64: "float64",
+    torch.int64: "int64",
+    torch.int32: "int32",
+    torch.int16: "int16",
+    torch.int8: "int8",
+    torch.uint8: "uint8",
+    torch.bool: "bool",
+    torch.float16: "float16",
+    torch.bfloat16: "bfloat16",
 }
 MEMORY_FORMATS = {
-    torch.contiguous_format: "contiguous", torch.channels_last: "channels_last",
-    torch.channels_last_3d: "channels_last_3d", torch.preserve_format: "preserve",
+    torch.contiguous_format: "contiguous",
+    torch.channels_last: "channels_last",
+    torch.channels_last_3d: "channels_last_3d",
+    torch.preserve_format: "preserve",
 }
 
 
@@ -93,8 +109,10 @@ class TArg:
 
     def line(self) -> str:
         x = self.x
-        return (f"tensor {dn(x.dtype)} sizes {fmt_ints(x.shape)} strides {fmt_ints(x.stride())} "
-                f"offset {x.storage_offset()} storage {fmt_values(self.base)}")
+        return (
+            f"tensor {dn(x.dtype)} sizes {fmt_ints(x.shape)} strides {fmt_ints(x.stride())} "
+            f"offset {x.storage_offset()} storage {fmt_values(self.base)}"
+        )
 
     def live(self):
         return self.x
@@ -276,8 +294,9 @@ class Rand:
             if randn:
                 return torch.randn(n, generator=g, dtype=torch.float64).to(dtype)
             lo, hi = rng if rng else (-4, 4)
-            return (torch.randint(int(lo * 4), int(hi * 4) + 1, (n,), generator=g)
-                    .to(torch.float64) / 4).to(dtype)
+            return (
+                torch.randint(int(lo * 4), int(hi * 4) + 1, (n,), generator=g).to(torch.float64) / 4
+            ).to(dtype)
         if rng is None:
             rng = {torch.int8: (-10, 10), torch.uint8: (0, 15)}.get(dtype, (-50, 50))
         return torch.randint(rng[0], rng[1] + 1, (n,), generator=g).to(dtype)
@@ -344,8 +363,7 @@ class Family:
         self.ids: set[tuple[str, str]] = set()
         self.count = 0
 
-    def case(self, op, cid, build, error=None, view=False, values_any=False, result=None,
-             tol=None):
+    def case(self, op, cid, build, error=None, view=False, values_any=False, result=None, tol=None):
         """build(Rand) -> [(name, arg), ...] in schema order, every argument given.
         error: a substring of the message torch raises (the case must raise). view: the
         result aliases `self` (recorded with its offset). values_any: the values are
@@ -380,9 +398,9 @@ class Family:
         except Exception as e:  # noqa: BLE001 - any torch error is an oracle answer
             msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             if error is None:
-                raise AssertionError(f"{self.name}: {op} {cid} raised unexpectedly: {msg}")
+                raise AssertionError(f"{self.name}: {op} {cid} raised unexpectedly: {msg}") from e
             if error not in str(e):
-                raise AssertionError(f"{self.name}: {op} {cid}: {error!r} not in {msg!r}")
+                raise AssertionError(f"{self.name}: {op} {cid}: {error!r} not in {msg!r}") from e
             out.append(f"# torch: {type(e).__name__}: {msg}")
             out.append(f"expect error {error}")
         else:
@@ -392,12 +410,15 @@ class Family:
             if result is not None:
                 assert r is kwargs[result] or (
                     r.untyped_storage().data_ptr() == kwargs[result].untyped_storage().data_ptr()
-                    and r.shape == kwargs[result].shape), f"{op} {cid}: result is not {result}"
+                    and r.shape == kwargs[result].shape
+                ), f"{op} {cid}: result is not {result}"
             if not view and result is None and isinstance(kwargs.get("self"), torch.Tensor):
-                for t in (r if isinstance(r, (list, tuple)) else [r]):
-                    assert (t.untyped_storage().data_ptr()
-                            != kwargs["self"].untyped_storage().data_ptr()
-                            or t.numel() == 0), f"{op} {cid}: result aliases self (view=True?)"
+                for t in r if isinstance(r, (list, tuple)) else [r]:
+                    assert (
+                        t.untyped_storage().data_ptr()
+                        != kwargs["self"].untyped_storage().data_ptr()
+                        or t.numel() == 0
+                    ), f"{op} {cid}: result aliases self (view=True?)"
             if isinstance(r, tuple):
                 # Several returns (max_pool2d_with_indices, native_layer_norm, ...): one
                 # "tensor" line each, in return order.
@@ -417,18 +438,27 @@ class Family:
     @staticmethod
     def result_line(op, cid, r, kwargs, view, values_any) -> str:
         """`tensor ...` or `view ...` (without the word `expect`) for one result tensor."""
-        head = (f"{dn(r.dtype)} sizes {fmt_ints(r.shape)} strides {fmt_ints(r.stride())}")
+        head = f"{dn(r.dtype)} sizes {fmt_ints(r.shape)} strides {fmt_ints(r.stride())}"
         vals = "any" if values_any else fmt_values(r)
         if view:
-            assert (r.untyped_storage().data_ptr()
-                    == kwargs["self"].untyped_storage().data_ptr()), f"{op} {cid}: no view"
+            assert r.untyped_storage().data_ptr() == kwargs["self"].untyped_storage().data_ptr(), (
+                f"{op} {cid}: no view"
+            )
             return f"view {head} offset {r.storage_offset()} values {vals}"
         assert r.numel() <= MAX_ELEMS, f"{op} {cid}: result of {r.numel()} elements"
         return f"tensor {head} values {vals}"
 
     def add(self, c: Case) -> None:
-        self.case(c.op, c.id, c.build, error=c.error, view=c.view, values_any=c.values_any,
-                  result=c.result, tol=c.tol)
+        self.case(
+            c.op,
+            c.id,
+            c.build,
+            error=c.error,
+            view=c.view,
+            values_any=c.values_any,
+            result=c.result,
+            tol=c.tol,
+        )
 
     def text(self) -> str:
         header = [

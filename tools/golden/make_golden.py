@@ -31,7 +31,6 @@ if HERE not in sys.path:  # golden_format and families/ sit next to this script
     sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
-
 from families import FAMILIES  # noqa: E402
 from golden_format import TORCH_VERSION  # noqa: E402
 
@@ -40,16 +39,24 @@ def main(argv=None) -> int:
     default_out = os.path.normpath(os.path.join(HERE, "..", "..", "tests", "golden", "data"))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=default_out, help="directory of the .golden files")
-    p.add_argument("--check", action="store_true",
-                   help="write nothing; fail if the files on disk differ from a fresh run")
-    p.add_argument("--any-torch", action="store_true",
-                   help=f"run with a torch other than {TORCH_VERSION} (the output will differ)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; fail if the files on disk differ from a fresh run",
+    )
+    p.add_argument(
+        "--any-torch",
+        action="store_true",
+        help=f"run with a torch other than {TORCH_VERSION} (the output will differ)",
+    )
     args = p.parse_args(argv)
 
     if torch.__version__.split("+")[0] != TORCH_VERSION and not args.any_torch:
-        print(f"make_golden.py: needs torch {TORCH_VERSION}, found {torch.__version__} "
-              f"(pip install torch=={TORCH_VERSION} into a venv outside the repo)",
-              file=sys.stderr)
+        print(
+            f"make_golden.py: needs torch {TORCH_VERSION}, found {torch.__version__} "
+            f"(pip install torch=={TORCH_VERSION} into a venv outside the repo)",
+            file=sys.stderr,
+        )
         return 2
     torch.manual_seed(0)
     torch.set_default_dtype(torch.float32)
@@ -60,8 +67,11 @@ def main(argv=None) -> int:
         fam = info.build()
         texts[f"{fam.name}.golden"] = (fam.text(), fam.count)
 
-    stale = sorted(f for f in os.listdir(args.out) if f.endswith(".golden") and f not in texts) \
-        if os.path.isdir(args.out) else []
+    stale = (
+        sorted(f for f in os.listdir(args.out) if f.endswith(".golden") and f not in texts)
+        if os.path.isdir(args.out)
+        else []
+    )
     if args.check:
         bad = []
         for name, (text, _) in texts.items():

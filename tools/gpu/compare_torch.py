@@ -76,12 +76,16 @@ def main(argv):
     rows = _rows()
     print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, float32, TF32 off")
     median, _, _ = _median_us(rows["copy_64MB"][0])
-    print(f"ceiling: PyTorch's 64 MB device-to-device copy {2 * (16 << 22) / median / 1e3:.0f} GB/s")
+    print(
+        f"ceiling: PyTorch's 64 MB device-to-device copy {2 * (16 << 22) / median / 1e3:.0f} GB/s"
+    )
     print(f"{'row':16} {'ours us':>10} {'torch us':>10} {'ours rate':>17} {'x torch':>8}")
     for name, (our_us, unit, rate) in ours.items():
         fn, calls = rows[name]
         torch_us, _, _ = _median_us(fn, calls=calls)
-        print(f"{name:16} {our_us:10.1f} {torch_us:10.1f} {rate:9.1f} {unit:7} {torch_us / our_us:8.2f}")
+        print(
+            f"{name:16} {our_us:10.1f} {torch_us:10.1f} {rate:9.1f} {unit:7} {torch_us / our_us:8.2f}"
+        )
 
 
 if __name__ == "__main__":

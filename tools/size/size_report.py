@@ -129,8 +129,11 @@ def report(args: argparse.Namespace) -> str:
     graph = Graph(args.mobile, args.nm, args.objdump)
     roots = graph.named(_UNBOXING)
     names = operator_names(args.selection) if args.selection else {}
-    entries = {i for i, (_, _, name) in enumerate(graph.symbols)
-               if name in ("main", "_start") or name.startswith("_GLOBAL__sub_I")}
+    entries = {
+        i
+        for i, (_, _, name) in enumerate(graph.symbols)
+        if name in ("main", "_start") or name.startswith("_GLOBAL__sub_I")
+    }
     op_roots = set(roots.values())
     base = graph.reach(entries, op_roots)
     reached = {op: graph.reach({i}, set()) for op, i in roots.items()}
@@ -138,7 +141,9 @@ def report(args: argparse.Namespace) -> str:
     for nodes in reached.values():
         for n in nodes - base:
             counts[n] = counts.get(n, 0) + 1
-    own = {op: graph.size({n for n in nodes - base if counts[n] == 1}) for op, nodes in reached.items()}
+    own = {
+        op: graph.size({n for n in nodes - base if counts[n] == 1}) for op, nodes in reached.items()
+    }
     shared = graph.size({n for n, c in counts.items() if c > 1})
     lines = [
         "Lite runtime size (stripped; the same compiler and linker flags for all three):",
@@ -167,10 +172,20 @@ def report(args: argparse.Namespace) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(prog="size_report")
-    for flag in ("--full", "--every-operator", "--mobile", "--release", "--nm", "--objdump", "--strip",
-                 "--output"):
+    for flag in (
+        "--full",
+        "--every-operator",
+        "--mobile",
+        "--release",
+        "--nm",
+        "--objdump",
+        "--strip",
+        "--output",
+    ):
         p.add_argument(flag, required=True)
-    p.add_argument("--selection", help="the pruned runtime's selection report (none: every operator)")
+    p.add_argument(
+        "--selection", help="the pruned runtime's selection report (none: every operator)"
+    )
     args = p.parse_args()
     text = report(args)
     with open(args.output, "w", encoding="utf-8", newline="\n") as out:

@@ -8,18 +8,34 @@ cases carry a tolerance (`tol`); the others are exact.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Iterator
 
-from golden_format import (ALL7, B, F32, F64, I8, I32, I64, U8, NONE, Case, FamilyInfo, Scalar,
-                           Str, dn)
+from golden_format import (
+    ALL7,
+    F32,
+    F64,
+    I8,
+    I32,
+    I64,
+    NONE,
+    U8,
+    B,
+    Case,
+    FamilyInfo,
+    Scalar,
+    Str,
+    dn,
+)
 
 NAN, INF = float("nan"), float("inf")
 TOL = {F32: (2e-6, 1e-7), F64: (1e-14, 1e-300)}
 ATEN = {F32: "Float", F64: "Double", I64: "Long", I32: "Int", I8: "Char", U8: "Byte", B: "Bool"}
-EXPANDED_ERROR = ("unsupported operation: more than one element of the written-to tensor "
-                  "refers to a single memory location")
+EXPANDED_ERROR = (
+    "unsupported operation: more than one element of the written-to tensor "
+    "refers to a single memory location"
+)
 
 
 def relu_cases() -> Iterator[Case]:
@@ -32,8 +48,9 @@ def relu_cases() -> Iterator[Case]:
         n = dn(d)
         err = "Boolean inputs not supported for relu" if d == B else None
         yield Case("relu", n, fn(d, (2, 3)), error=err)
-        yield Case("relu_", f"{n}_inplace", fn(d, (2, 3)), error=err,
-                   result=None if err else "self")
+        yield Case(
+            "relu_", f"{n}_inplace", fn(d, (2, 3)), error=err, result=None if err else "self"
+        )
         if d != B:
             yield Case("relu", f"{n}_noncontig", fn(d, (3, 4), "T"))
     yield Case("relu", "float32_noncontig_step", fn(F32, (2, 5), "step"))
@@ -53,25 +70,31 @@ def relu_cases() -> Iterator[Case]:
     yield Case("relu_", "float32_inplace_size0", fn(F32, (0, 2)), result="self")
     yield Case("relu_", "float32_inplace_size1", fn(F32, (1,)), result="self")
     yield Case("relu_", "float64_inplace_zerodim", fn(F64, (), vals=-2.0), result="self")
-    yield Case("relu_", "float32_inplace_special_values", fn(F32, (7,), vals=special),
-               result="self")
+    yield Case(
+        "relu_", "float32_inplace_special_values", fn(F32, (7,), vals=special), result="self"
+    )
 
 
 @dataclass(frozen=True)
 class Activation:
     name: str
-    kernel: str                  # PyTorch's kernel name in its dtype error
-    extra: tuple = ()            # ((argument, default Scalar/Str), ...) after self
-    approximate: bool = False    # floating results carry a tolerance
-    tol: dict | None = None      # per-dtype (rtol, atol) instead of TOL
+    kernel: str  # PyTorch's kernel name in its dtype error
+    extra: tuple = ()  # ((argument, default Scalar/Str), ...) after self
+    approximate: bool = False  # floating results carry a tolerance
+    tol: dict | None = None  # per-dtype (rtol, atol) instead of TOL
 
 
 # gelu: 1 + erf(x) cancels for negative x, so the error is absolute (atol); on contiguous
 # float32 PyTorch calls oneDNN, whose gelu(inf) is nan (not inf) and whose out= ignores a
 # non-contiguous out's strides: those two cases are left out (float64 covers them).
 ACTIVATIONS = [
-    Activation("gelu", "GeluKernelImpl", (("approximate", "none"),), True,
-               {F32: (2e-6, 1e-6), F64: (1e-14, 1e-15)}),
+    Activation(
+        "gelu",
+        "GeluKernelImpl",
+        (("approximate", "none"),),
+        True,
+        {F32: (2e-6, 1e-6), F64: (1e-14, 1e-15)},
+    ),
     Activation("silu", "silu_cpu", (), True),
     Activation("hardsigmoid", "hardsigmoid_cpu"),
     Activation("hardswish", "hardswish_cpu"),
@@ -95,6 +118,7 @@ def activation_cases(a: Activation) -> Iterator[Case]:
             if out is not None:
                 args.append(("out", r.t(*out)))
             return args
+
         return build
 
     def tol(d):
@@ -106,15 +130,16 @@ def activation_cases(a: Activation) -> Iterator[Case]:
     for d in ALL7:
         n = dn(d)
         if not d.is_floating_point:
-            err = f'"{a.kernel}" not implemented for \'{ATEN[d]}\''
+            err = f"\"{a.kernel}\" not implemented for '{ATEN[d]}'"
             yield Case(op, n, fn(d, (2, 3)), error=err)
             yield Case(op_in, f"{n}_inplace", fn(d, (2, 3)), error=err)
             yield Case(op_out, f"{n}_out", fn(d, (2, 3), out=(d, (2, 3))), error=err)
             continue
         yield Case(op, n, fn(d, (2, 3)), tol=tol(d))
         yield Case(op, f"{n}_noncontig", fn(d, (3, 4), "T"), tol=tol(d))
-        yield Case(op, f"{n}_special_values", fn(d, (len(special(d)),), vals=special(d)),
-                   tol=tol(d))
+        yield Case(
+            op, f"{n}_special_values", fn(d, (len(special(d)),), vals=special(d)), tol=tol(d)
+        )
         yield Case(op_in, f"{n}_inplace", fn(d, (2, 3)), result="self", tol=tol(d))
         yield Case(op_out, f"{n}_out", fn(d, (2, 3), out=(d, (2, 3))), result="out", tol=tol(d))
     # Runs long enough for the kernels' vector loops (8 float32 / 4 float64 lanes) and a tail.
@@ -125,36 +150,76 @@ def activation_cases(a: Activation) -> Iterator[Case]:
     yield Case(op, "float32_size0", fn(F32, (0, 3)))
     yield Case(op, "float32_size1", fn(F32, (1,)), tol=tol(F32))
     yield Case(op, "float64_zerodim", fn(F64, (), vals=-0.75), tol=tol(F64))
-    yield Case(op_in, "float32_inplace_noncontig", fn(F32, (3, 4), "T"), result="self",
-               tol=tol(F32))
-    yield Case(op_in, "float32_inplace_expanded_error", fn(F32, (2, 3), "expand:3"),
-               error=EXPANDED_ERROR)
-    yield Case(op_out, "float32_out_resize", fn(F32, (2, 3), out=(F32, (0,))), result="out",
-               tol=tol(F32))
+    yield Case(
+        op_in, "float32_inplace_noncontig", fn(F32, (3, 4), "T"), result="self", tol=tol(F32)
+    )
+    yield Case(
+        op_in, "float32_inplace_expanded_error", fn(F32, (2, 3), "expand:3"), error=EXPANDED_ERROR
+    )
+    yield Case(
+        op_out, "float32_out_resize", fn(F32, (2, 3), out=(F32, (0,))), result="out", tol=tol(F32)
+    )
     nc = F64 if a.name == "gelu" else F32
-    yield Case(op_out, f"{dn(nc)}_out_noncontig", fn(nc, (2, 3), out=(nc, (2, 3), "T")),
-               result="out", tol=tol(nc))
-    yield Case(op_out, "float32_into_float64_out_error", fn(F32, (2, 3), out=(F64, (2, 3))),
-               error="Found dtype Double but expected Float")
+    yield Case(
+        op_out,
+        f"{dn(nc)}_out_noncontig",
+        fn(nc, (2, 3), out=(nc, (2, 3), "T")),
+        result="out",
+        tol=tol(nc),
+    )
+    yield Case(
+        op_out,
+        "float32_into_float64_out_error",
+        fn(F32, (2, 3), out=(F64, (2, 3))),
+        error="Found dtype Double but expected Float",
+    )
     if a.name == "gelu":
         for d in (F32, F64):
             yield Case(op, f"{dn(d)}_tanh", fn(d, (2, 3), approximate="tanh"), tol=tol(d))
-            yield Case(op, f"{dn(d)}_tanh_special_values",
-                       fn(d, (len(SPECIAL),), vals=SPECIAL, approximate="tanh"), tol=tol(d))
-        yield Case(op_in, "float32_inplace_tanh", fn(F32, (2, 3), approximate="tanh"),
-                   result="self", tol=tol(F32))
-        yield Case(op_out, "float64_out_tanh", fn(F64, (2, 3), out=(F64, (2, 3)),
-                                                  approximate="tanh"), result="out", tol=tol(F64))
-        yield Case(op, "bad_approximate_error", fn(F32, (2, 3), approximate="erf"),
-                   error="approximate argument must be either none or tanh.")
+            yield Case(
+                op,
+                f"{dn(d)}_tanh_special_values",
+                fn(d, (len(SPECIAL),), vals=SPECIAL, approximate="tanh"),
+                tol=tol(d),
+            )
+        yield Case(
+            op_in,
+            "float32_inplace_tanh",
+            fn(F32, (2, 3), approximate="tanh"),
+            result="self",
+            tol=tol(F32),
+        )
+        yield Case(
+            op_out,
+            "float64_out_tanh",
+            fn(F64, (2, 3), out=(F64, (2, 3)), approximate="tanh"),
+            result="out",
+            tol=tol(F64),
+        )
+        yield Case(
+            op,
+            "bad_approximate_error",
+            fn(F32, (2, 3), approximate="erf"),
+            error="approximate argument must be either none or tanh.",
+        )
     if a.name == "leaky_relu":
-        for name, slope in (("slope_quarter", 0.25), ("slope_zero", 0.0), ("slope_negative", -2.0),
-                            ("slope_int", 2), ("slope_bool", True), ("slope_large", 3.5)):
+        for name, slope in (
+            ("slope_quarter", 0.25),
+            ("slope_zero", 0.0),
+            ("slope_negative", -2.0),
+            ("slope_int", 2),
+            ("slope_bool", True),
+            ("slope_large", 3.5),
+        ):
             yield Case(op, f"float32_{name}", fn(F32, (2, 3), negative_slope=slope))
-        yield Case(op, "float64_special_values_slope", fn(F64, (len(SPECIAL),), vals=SPECIAL,
-                                                          negative_slope=0.5))
-        yield Case(op_in, "float64_inplace_slope", fn(F64, (2, 3), negative_slope=-0.5),
-                   result="self")
+        yield Case(
+            op,
+            "float64_special_values_slope",
+            fn(F64, (len(SPECIAL),), vals=SPECIAL, negative_slope=0.5),
+        )
+        yield Case(
+            op_in, "float64_inplace_slope", fn(F64, (2, 3), negative_slope=-0.5), result="self"
+        )
 
 
 def hardtanh_cases() -> Iterator[Case]:
@@ -163,49 +228,77 @@ def hardtanh_cases() -> Iterator[Case]:
 
     def fn(d, shape, lo=-1, hi=1, layout="contig", vals=None, out=None, rng=None):
         def build(r):
-            args = [("self", r.t(d, shape, layout, vals, rng)), ("min_val", Scalar(lo)),
-                    ("max_val", Scalar(hi))]
+            args = [
+                ("self", r.t(d, shape, layout, vals, rng)),
+                ("min_val", Scalar(lo)),
+                ("max_val", Scalar(hi)),
+            ]
             if out is not None:
                 args.append(("out", r.t(*out)))
             return args
+
         return build
 
     for d in ALL7:
         n = dn(d)
         if d == B:
             for o, extra in ((H, {}), (H_in, {}), (H_out, {"out": (B, (2, 3))})):
-                yield Case(o, n + ("" if o == H else "_variant"), fn(d, (2, 3), **extra),
-                           error="Bool inputs not supported for hardtanh")
+                yield Case(
+                    o,
+                    n + ("" if o == H else "_variant"),
+                    fn(d, (2, 3), **extra),
+                    error="Bool inputs not supported for hardtanh",
+                )
             continue
         lo = 0 if d == U8 else -1
         yield Case(H, n, fn(d, (2, 3), lo, 2, rng=(-3, 3) if d != U8 else (0, 5)))
         yield Case(H, f"{n}_noncontig", fn(d, (3, 4), lo, 1, "T"))
         yield Case(H_in, f"{n}_inplace", fn(d, (2, 3), lo, 3), result="self")
         yield Case(H_out, f"{n}_out", fn(d, (2, 3), lo, 3, out=(d, (2, 3))), result="out")
-    yield Case(H, "uint8_default_bounds_error", fn(U8, (2, 3)),
-               error="cannot do hardtanh on an unsigned type with negative limits")
+    yield Case(
+        H,
+        "uint8_default_bounds_error",
+        fn(U8, (2, 3)),
+        error="cannot do hardtanh on an unsigned type with negative limits",
+    )
     yield Case(H, "int64_double_bounds_truncate", fn(I64, (2, 3), -1.5, 2.7, rng=(-4, 4)))
     yield Case(H, "float32_double_bounds", fn(F32, (2, 3), -0.75, 1.25))
     yield Case(H, "float32_int_bounds", fn(F32, (2, 3), -2, 2))
     yield Case(H, "float32_min_above_max", fn(F32, (2, 3), 2.0, -2.0))
-    yield Case(H, "float64_special_values", fn(F64, (7,), -0.5, 0.5,
-                                               vals=[NAN, INF, -INF, -0.0, 0.0, 0.25, -3.0]))
+    yield Case(
+        H,
+        "float64_special_values",
+        fn(F64, (7,), -0.5, 0.5, vals=[NAN, INF, -INF, -0.0, 0.0, 0.25, -3.0]),
+    )
     yield Case(H, "float32_nan_bound", fn(F32, (3,), NAN, 1.0))
-    yield Case(H, "int8_out_of_range_bound_error", fn(I8, (3,), -1000, 1),
-               error="value cannot be converted to type int8_t without overflow")
+    yield Case(
+        H,
+        "int8_out_of_range_bound_error",
+        fn(I8, (3,), -1000, 1),
+        error="value cannot be converted to type int8_t without overflow",
+    )
     yield Case(H, "float32_step", fn(F32, (2, 5), layout="step"))
     yield Case(H, "float32_expanded", fn(F32, (3, 4), layout="expand:1,4"))
     yield Case(H, "float32_size0", fn(F32, (0, 3)))
     yield Case(H, "int64_size1", fn(I64, (1,)))
     yield Case(H, "float64_zerodim", fn(F64, (), vals=-2.5))
     yield Case(H_in, "float32_inplace_noncontig", fn(F32, (3, 4), layout="T"), result="self")
-    yield Case(H_in, "float32_inplace_expanded_error", fn(F32, (2, 3), layout="expand:3"),
-               error=EXPANDED_ERROR)
+    yield Case(
+        H_in,
+        "float32_inplace_expanded_error",
+        fn(F32, (2, 3), layout="expand:3"),
+        error=EXPANDED_ERROR,
+    )
     yield Case(H_out, "float32_out_resize", fn(F32, (2, 3), out=(F32, (0,))), result="out")
-    yield Case(H_out, "float32_out_noncontig", fn(F32, (2, 3), out=(F32, (2, 3), "T")),
-               result="out")
-    yield Case(H_out, "int64_into_float64_out_error", fn(I64, (2, 3), out=(F64, (2, 3))),
-               error="Found dtype Double but expected Long")
+    yield Case(
+        H_out, "float32_out_noncontig", fn(F32, (2, 3), out=(F32, (2, 3), "T")), result="out"
+    )
+    yield Case(
+        H_out,
+        "int64_into_float64_out_error",
+        fn(I64, (2, 3), out=(F64, (2, 3))),
+        error="Found dtype Double but expected Long",
+    )
 
 
 def clamp_cases() -> Iterator[Case]:
@@ -214,23 +307,38 @@ def clamp_cases() -> Iterator[Case]:
 
     def fn(d, shape, lo=None, hi=None, layout="contig", vals=None, out=None, rng=None):
         def build(r):
-            args = [("self", r.t(d, shape, layout, vals, rng)),
-                    ("min", NONE if lo is None else Scalar(lo)),
-                    ("max", NONE if hi is None else Scalar(hi))]
+            args = [
+                ("self", r.t(d, shape, layout, vals, rng)),
+                ("min", NONE if lo is None else Scalar(lo)),
+                ("max", NONE if hi is None else Scalar(hi)),
+            ]
             if out is not None:
                 args.append(("out", r.t(*out)))
             return args
+
         return build
 
     for d in ALL7:
         n = dn(d)
         if d == B:
-            yield Case(C, f"{n}_both", fn(d, (2, 3), False, True),
-                       error="\"clamp_scalar_cpu\" not implemented for 'Bool'")
-            yield Case(C, f"{n}_min", fn(d, (2, 3), True),
-                       error="\"clamp_min_scalar_cpu\" not implemented for 'Bool'")
-            yield Case(C, f"{n}_max", fn(d, (2, 3), None, False),
-                       error="\"clamp_max_scalar_cpu\" not implemented for 'Bool'")
+            yield Case(
+                C,
+                f"{n}_both",
+                fn(d, (2, 3), False, True),
+                error="\"clamp_scalar_cpu\" not implemented for 'Bool'",
+            )
+            yield Case(
+                C,
+                f"{n}_min",
+                fn(d, (2, 3), True),
+                error="\"clamp_min_scalar_cpu\" not implemented for 'Bool'",
+            )
+            yield Case(
+                C,
+                f"{n}_max",
+                fn(d, (2, 3), None, False),
+                error="\"clamp_max_scalar_cpu\" not implemented for 'Bool'",
+            )
             yield Case(C, f"{n}_int_bound_promotes", fn(d, (2, 3), 0, 1))
             continue
         lo, hi = (1, 3) if d == U8 else (-1, 2)
@@ -240,18 +348,30 @@ def clamp_cases() -> Iterator[Case]:
         yield Case(C, f"{n}_noncontig", fn(d, (3, 4), lo, hi, "T"))
         yield Case(C_in, f"{n}_inplace", fn(d, (2, 3), lo, hi), result="self")
         yield Case(C_out, f"{n}_out", fn(d, (2, 3), lo, hi, out=(d, (2, 3))), result="out")
-    yield Case(C, "no_bounds_error", fn(F32, (2, 3)),
-               error="torch.clamp: At least one of 'min' or 'max' must not be None")
+    yield Case(
+        C,
+        "no_bounds_error",
+        fn(F32, (2, 3)),
+        error="torch.clamp: At least one of 'min' or 'max' must not be None",
+    )
     yield Case(C, "int64_double_min_promotes", fn(I64, (2, 3), 1.5))
     yield Case(C, "int32_double_max_promotes", fn(I32, (2, 3), None, -0.5))
     yield Case(C, "uint8_negative_min_wraps", fn(U8, (4,), -1, vals=[0, 1, 254, 255]))
-    yield Case(C, "int8_out_of_range_min_error", fn(I8, (3,), -1000, 5),
-               error="value cannot be converted to type int8_t without overflow")
+    yield Case(
+        C,
+        "int8_out_of_range_min_error",
+        fn(I8, (3,), -1000, 5),
+        error="value cannot be converted to type int8_t without overflow",
+    )
     yield Case(C, "float32_min_above_max", fn(F32, (2, 3), 1.0, -1.0))
-    yield Case(C, "float64_special_values", fn(F64, (7,), -0.5, 0.5,
-                                               vals=[NAN, INF, -INF, -0.0, 0.0, 0.25, -3.0]))
-    yield Case(C, "float32_special_values_min", fn(F32, (5,), -0.5,
-                                                   vals=[NAN, INF, -INF, -0.0, -3.0]))
+    yield Case(
+        C,
+        "float64_special_values",
+        fn(F64, (7,), -0.5, 0.5, vals=[NAN, INF, -INF, -0.0, 0.0, 0.25, -3.0]),
+    )
+    yield Case(
+        C, "float32_special_values_min", fn(F32, (5,), -0.5, vals=[NAN, INF, -INF, -0.0, -3.0])
+    )
     yield Case(C, "float32_nan_min_fills_nan", fn(F32, (3,), NAN, 1.0))
     yield Case(C, "int64_nan_max_fills_nan", fn(I64, (3,), 0, NAN))
     yield Case(C, "float32_inf_bounds", fn(F32, (3,), -INF, INF, vals=[NAN, 1.0, -INF]))
@@ -261,25 +381,52 @@ def clamp_cases() -> Iterator[Case]:
     yield Case(C, "int64_size1", fn(I64, (1,), None, 0))
     yield Case(C, "float64_zerodim", fn(F64, (), -1, 1, vals=2.5))
     yield Case(C, "int64_zerodim_double_bound", fn(I64, (), 0.5, None, vals=0))
-    yield Case(C_in, "int64_inplace_double_error", fn(I64, (2, 3), 2.5),
-               error="result type Float can't be cast to the desired output type long int")
+    yield Case(
+        C_in,
+        "int64_inplace_double_error",
+        fn(I64, (2, 3), 2.5),
+        error="result type Float can't be cast to the desired output type long int",
+    )
     yield Case(C_in, "float32_inplace_noncontig", fn(F32, (3, 4), -1, 1, "T"), result="self")
-    yield Case(C_in, "float32_inplace_expanded_error", fn(F32, (2, 3), -1, 1, "expand:3"),
-               error=EXPANDED_ERROR)
+    yield Case(
+        C_in,
+        "float32_inplace_expanded_error",
+        fn(F32, (2, 3), -1, 1, "expand:3"),
+        error=EXPANDED_ERROR,
+    )
     yield Case(C_out, "float32_out_resize", fn(F32, (2, 3), 0, out=(F32, (0,))), result="out")
-    yield Case(C_out, "float32_out_noncontig", fn(F32, (2, 3), None, 0, out=(F32, (2, 3), "T")),
-               result="out")
-    yield Case(C_out, "int64_double_bound_into_float32_out", fn(I64, (2, 3), 0.5, out=(F32, (2, 3))),
-               result="out")
-    yield Case(C_out, "int64_into_float64_out_error", fn(I64, (2, 3), 0, 1, out=(F64, (2, 3))),
-               error="Found dtype Double but expected Long")
+    yield Case(
+        C_out,
+        "float32_out_noncontig",
+        fn(F32, (2, 3), None, 0, out=(F32, (2, 3), "T")),
+        result="out",
+    )
+    yield Case(
+        C_out,
+        "int64_double_bound_into_float32_out",
+        fn(I64, (2, 3), 0.5, out=(F32, (2, 3))),
+        result="out",
+    )
+    yield Case(
+        C_out,
+        "int64_into_float64_out_error",
+        fn(I64, (2, 3), 0, 1, out=(F64, (2, 3))),
+        error="Found dtype Double but expected Long",
+    )
 
 
 FAMILIES = [
     FamilyInfo("relu", ops=("relu", "relu_"), sample_inputs=relu_cases),
-    *[FamilyInfo(a.name, ops=(a.name, f"{a.name}_", f"{a.name}.out"),
-                 sample_inputs=partial(activation_cases, a)) for a in ACTIVATIONS],
-    FamilyInfo("hardtanh", ops=("hardtanh", "hardtanh_", "hardtanh.out"),
-               sample_inputs=hardtanh_cases),
+    *[
+        FamilyInfo(
+            a.name,
+            ops=(a.name, f"{a.name}_", f"{a.name}.out"),
+            sample_inputs=partial(activation_cases, a),
+        )
+        for a in ACTIVATIONS
+    ],
+    FamilyInfo(
+        "hardtanh", ops=("hardtanh", "hardtanh_", "hardtanh.out"), sample_inputs=hardtanh_cases
+    ),
     FamilyInfo("clamp", ops=("clamp", "clamp_", "clamp.out"), sample_inputs=clamp_cases),
 ]

@@ -6,13 +6,33 @@ dtypes.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import torch
-
-from golden_format import (ALL7, ALL9, B, BF16, F16, F32, F64, I8, I32, I64, U8, NONE, Bool,
-                           Case, DeviceArg, DType, FamilyInfo, Ints, LayoutArg, MemFmt, Scalar,
-                           dn, opt)
+from golden_format import (
+    ALL9,
+    BF16,
+    F16,
+    F32,
+    F64,
+    I8,
+    I32,
+    I64,
+    NONE,
+    U8,
+    B,
+    Bool,
+    Case,
+    DeviceArg,
+    DType,
+    FamilyInfo,
+    Ints,
+    LayoutArg,
+    MemFmt,
+    Scalar,
+    dn,
+    opt,
+)
 
 CL, CF, PF = torch.channels_last, torch.contiguous_format, torch.preserve_format
 
@@ -36,28 +56,48 @@ def clone_cases() -> Iterator[Case]:
     yield Case("clone", "float32_size0", fn(F32, (0, 3)))
     yield Case("clone", "float32_size0_T", fn(F32, (3, 0), "T"))
     yield Case("clone", "float32_size1", fn(F32, (1,)))
-    yield Case("clone", "channels_last_rank3_error", fn(F32, (2, 3, 4), "contig", CL),
-               error="required rank 4 tensor to use channels_last format")
+    yield Case(
+        "clone",
+        "channels_last_rank3_error",
+        fn(F32, (2, 3, 4), "contig", CL),
+        error="required rank 4 tensor to use channels_last format",
+    )
 
 
 def to_copy_cases() -> Iterator[Case]:
     """Cases of _to_copy (_to_copy.out is derived by the runner)."""
 
     def fn(d, shape, dtype=None, layout="contig", mf=None, rng=None, vals=None):
-        return lambda r: [("self", r.t(d, shape, layout, vals=vals, rng=rng)),
-                          ("dtype", opt(DType, dtype)), ("layout", NONE), ("device", NONE),
-                          ("pin_memory", NONE), ("non_blocking", Bool(False)),
-                          ("memory_format", opt(MemFmt, mf))]
+        return lambda r: [
+            ("self", r.t(d, shape, layout, vals=vals, rng=rng)),
+            ("dtype", opt(DType, dtype)),
+            ("layout", NONE),
+            ("device", NONE),
+            ("pin_memory", NONE),
+            ("non_blocking", Bool(False)),
+            ("memory_format", opt(MemFmt, mf)),
+        ]
 
     op = "_to_copy"
     for d in ALL9:
         yield Case(op, f"{dn(d)}_same", fn(d, (2, 3)))
-    for sd, dd in [(F32, F64), (F64, F32), (I64, F32), (F32, I64), (I32, I8), (U8, I32),
-                   (B, F32), (F32, B), (I8, U8), (F32, F16), (BF16, F32), (I64, B)]:
+    for sd, dd in [
+        (F32, F64),
+        (F64, F32),
+        (I64, F32),
+        (F32, I64),
+        (I32, I8),
+        (U8, I32),
+        (B, F32),
+        (F32, B),
+        (I8, U8),
+        (F32, F16),
+        (BF16, F32),
+        (I64, B),
+    ]:
         rng = (0, 15) if dd == U8 else None
         yield Case(op, f"{dn(sd)}_to_{dn(dd)}", fn(sd, (2, 3), dd, rng=rng))
-    yield Case(op, "float32_to_int32_truncates",
-               fn(F32, (4,), I32, vals=[2.75, -2.75, 0.5, -0.5]))
+    yield Case(op, "float32_to_int32_truncates", fn(F32, (4,), I32, vals=[2.75, -2.75, 0.5, -0.5]))
     yield Case(op, "float32_T_preserved", fn(F32, (3, 4), None, "T"))
     yield Case(op, "float32_T_to_float64", fn(F32, (3, 4), F64, "T"))
     yield Case(op, "float32_step_dense", fn(F32, (2, 3), None, "step"))
@@ -68,12 +108,25 @@ def to_copy_cases() -> Iterator[Case]:
     yield Case(op, "float64_zerodim", fn(F64, (), F32))
     yield Case(op, "float32_size0", fn(F32, (0, 3), I64))
     yield Case(op, "float32_size1", fn(F32, (1,), F16))
-    yield Case(op, "explicit_cpu_strided_unpinned_non_blocking", lambda r: [
-        ("self", r.t(F32, (2, 3), "T")), ("dtype", DType(F64)), ("layout", LayoutArg(torch.strided)),
-        ("device", DeviceArg("cpu")), ("pin_memory", Bool(False)), ("non_blocking", Bool(True)),
-        ("memory_format", NONE)])
-    yield Case(op, "channels_last_rank2_error", fn(F32, (2, 3), None, "contig", CL),
-               error="required rank 4 tensor to use channels_last format")
+    yield Case(
+        op,
+        "explicit_cpu_strided_unpinned_non_blocking",
+        lambda r: [
+            ("self", r.t(F32, (2, 3), "T")),
+            ("dtype", DType(F64)),
+            ("layout", LayoutArg(torch.strided)),
+            ("device", DeviceArg("cpu")),
+            ("pin_memory", Bool(False)),
+            ("non_blocking", Bool(True)),
+            ("memory_format", NONE),
+        ],
+    )
+    yield Case(
+        op,
+        "channels_last_rank2_error",
+        fn(F32, (2, 3), None, "contig", CL),
+        error="required rank 4 tensor to use channels_last format",
+    )
 
 
 def constant_pad_nd_cases() -> Iterator[Case]:
@@ -81,11 +134,23 @@ def constant_pad_nd_cases() -> Iterator[Case]:
     op = "constant_pad_nd"
 
     def fn(d, shape, pad, value=0, layout="contig"):
-        return lambda r: [("self", r.t(d, shape, layout)), ("pad", Ints(pad)),
-                          ("value", Scalar(value))]
+        return lambda r: [
+            ("self", r.t(d, shape, layout)),
+            ("pad", Ints(pad)),
+            ("value", Scalar(value)),
+        ]
 
-    natural = {F32: 1.5, F64: -2.25, I64: 7, I32: -3, I8: -5, U8: 200, B: True, F16: 0.5,
-               BF16: -1.0}
+    natural = {
+        F32: 1.5,
+        F64: -2.25,
+        I64: 7,
+        I32: -3,
+        I8: -5,
+        U8: 200,
+        B: True,
+        F16: 0.5,
+        BF16: -1.0,
+    }
     for d in ALL9:
         yield Case(op, dn(d), fn(d, (2, 3), [1, 2], natural[d]))
         yield Case(op, f"{dn(d)}_2d_pad", fn(d, (2, 3), [1, 0, 0, 2], natural[d]))
@@ -108,14 +173,30 @@ def constant_pad_nd_cases() -> Iterator[Case]:
     yield Case(op, "int32_noncontig_step", fn(I32, (2, 3), [2, 0], 5, "step"))
     yield Case(op, "float32_expanded", fn(F32, (2, 3), [1, 1], -1, "expand:3"))
     yield Case(op, "float32_channels_last", fn(F32, (1, 2, 2, 2), [1, 0, 0, 1], 0, "channels_last"))
-    yield Case(op, "odd_pad_length_error", fn(F32, (2, 3), [1]),
-               error="Length of pad must be even but instead it equals 1")
-    yield Case(op, "pad_too_long_error", fn(F32, (2, 3), [1, 1, 1, 1, 1, 1]),
-               error="Length of pad should be no more than twice the number of dimensions of the input. Pad length is 6while the input has 2dimensions.")
-    yield Case(op, "crop_too_much_error", fn(F32, (2, 3), [-4, 1]),
-               error="narrow(): length must be non-negative.")
-    yield Case(op, "uint8_value_overflow_error", fn(U8, (2, 3), [1, 1], 300),
-               error="value cannot be converted to type uint8_t without overflow")
+    yield Case(
+        op,
+        "odd_pad_length_error",
+        fn(F32, (2, 3), [1]),
+        error="Length of pad must be even but instead it equals 1",
+    )
+    yield Case(
+        op,
+        "pad_too_long_error",
+        fn(F32, (2, 3), [1, 1, 1, 1, 1, 1]),
+        error="Length of pad should be no more than twice the number of dimensions of the input. Pad length is 6while the input has 2dimensions.",
+    )
+    yield Case(
+        op,
+        "crop_too_much_error",
+        fn(F32, (2, 3), [-4, 1]),
+        error="narrow(): length must be non-negative.",
+    )
+    yield Case(
+        op,
+        "uint8_value_overflow_error",
+        fn(U8, (2, 3), [1, 1], 300),
+        error="value cannot be converted to type uint8_t without overflow",
+    )
 
 
 FAMILIES = [

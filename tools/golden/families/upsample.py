@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from golden_format import (ALL7, B, F32, F64, I8, I32, I64, U8, Case, FamilyInfo, Float,
-                           Floats, Ints, dn, opt)
+from golden_format import (
+    ALL7,
+    F32,
+    F64,
+    I8,
+    I32,
+    I64,
+    U8,
+    B,
+    Case,
+    FamilyInfo,
+    Float,
+    Floats,
+    Ints,
+    dn,
+    opt,
+)
 
 
 def upsample_nearest_cases() -> Iterator[Case]:
@@ -15,16 +30,26 @@ def upsample_nearest_cases() -> Iterator[Case]:
     nyi = {I64: "Long", I32: "Int", I8: "Char", B: "Bool"}
 
     def f1(d, shape, osize, scales=None, layout="contig"):
-        return lambda r: [("self", r.t(d, shape, layout)), ("output_size", Ints(osize)),
-                          ("scales", opt(Float, scales))]
+        return lambda r: [
+            ("self", r.t(d, shape, layout)),
+            ("output_size", Ints(osize)),
+            ("scales", opt(Float, scales)),
+        ]
 
     def f2(d, shape, osize, sh=None, sw=None, layout="contig"):
-        return lambda r: [("self", r.t(d, shape, layout)), ("output_size", Ints(osize)),
-                          ("scales_h", opt(Float, sh)), ("scales_w", opt(Float, sw))]
+        return lambda r: [
+            ("self", r.t(d, shape, layout)),
+            ("output_size", Ints(osize)),
+            ("scales_h", opt(Float, sh)),
+            ("scales_w", opt(Float, sw)),
+        ]
 
     def fv(d, shape, osize, factors):
-        return lambda r: [("input", r.t(d, shape)), ("output_size", opt(Ints, osize)),
-                          ("scale_factors", opt(Floats, factors))]
+        return lambda r: [
+            ("input", r.t(d, shape)),
+            ("output_size", opt(Ints, osize)),
+            ("scale_factors", opt(Floats, factors)),
+        ]
 
     for d in ALL7:
         n = dn(d)
@@ -43,18 +68,38 @@ def upsample_nearest_cases() -> Iterator[Case]:
     yield Case(U1, "float32_noncontig_step", f1(F32, (2, 2, 3), [5], layout="step"))
     yield Case(U1, "float32_noncontig_T", f1(F32, (2, 3, 4), [6], layout="T"))
     yield Case(U1, "float32_size0_batch", f1(F32, (0, 2, 3), [5]))
-    yield Case(U1, "size0_channels_error", f1(F32, (1, 0, 3), [5]),
-               error="Non-empty 3D data tensor expected but got a tensor with sizes [1, 0, 3]")
+    yield Case(
+        U1,
+        "size0_channels_error",
+        f1(F32, (1, 0, 3), [5]),
+        error="Non-empty 3D data tensor expected but got a tensor with sizes [1, 0, 3]",
+    )
     yield Case(U1, "float32_size1", f1(F32, (1, 1, 1), [3]))
     yield Case(U1, "float32_to_size1", f1(F32, (1, 2, 5), [1]))
-    yield Case(U1, "zero_output_size_error", f1(F32, (1, 1, 2), [0]),
-               error="Input and output sizes should be greater than 0")
-    yield Case(U1, "zero_input_width_error", f1(F32, (1, 1, 0), [3]),
-               error="Input and output sizes should be greater than 0")
-    yield Case(U1, "input_2d_error", f1(F32, (2, 3), [4]),
-               error="It is expected input_size equals to 3, but got size 2")
-    yield Case(U1, "output_size_length_error", f1(F32, (1, 1, 2), [3, 3]),
-               error="It is expected output_size equals to 1, but got size 2")
+    yield Case(
+        U1,
+        "zero_output_size_error",
+        f1(F32, (1, 1, 2), [0]),
+        error="Input and output sizes should be greater than 0",
+    )
+    yield Case(
+        U1,
+        "zero_input_width_error",
+        f1(F32, (1, 1, 0), [3]),
+        error="Input and output sizes should be greater than 0",
+    )
+    yield Case(
+        U1,
+        "input_2d_error",
+        f1(F32, (2, 3), [4]),
+        error="It is expected input_size equals to 3, but got size 2",
+    )
+    yield Case(
+        U1,
+        "output_size_length_error",
+        f1(F32, (1, 1, 2), [3, 3]),
+        error="It is expected output_size equals to 1, but got size 2",
+    )
     # 2d
     yield Case(U2, "float32_nonint_up", f2(F32, (1, 1, 2, 3), [3, 5]))
     yield Case(U2, "float32_down", f2(F32, (2, 2, 3, 4), [2, 2]))
@@ -70,14 +115,30 @@ def upsample_nearest_cases() -> Iterator[Case]:
     yield Case(U2, "float32_size0_batch", f2(F32, (0, 1, 2, 2), [3, 3]))
     yield Case(U2, "float32_size1", f2(F32, (1, 1, 1, 1), [2, 3]))
     yield Case(U2, "float32_to_size1", f2(F32, (1, 2, 3, 4), [1, 1]))
-    yield Case(U2, "zero_output_size_error", f2(F32, (1, 1, 2, 2), [0, 3]),
-               error="Input and output sizes should be greater than 0")
-    yield Case(U2, "zero_input_height_error", f2(F32, (1, 1, 0, 2), [3, 3]),
-               error="Input and output sizes should be greater than 0")
-    yield Case(U2, "input_3d_error", f2(F32, (1, 2, 3), [4, 4]),
-               error="It is expected input_size equals to 4, but got size 3")
-    yield Case(U2, "output_size_length_error", f2(F32, (1, 1, 2, 2), [3]),
-               error="It is expected output_size equals to 2, but got size 1")
+    yield Case(
+        U2,
+        "zero_output_size_error",
+        f2(F32, (1, 1, 2, 2), [0, 3]),
+        error="Input and output sizes should be greater than 0",
+    )
+    yield Case(
+        U2,
+        "zero_input_height_error",
+        f2(F32, (1, 1, 0, 2), [3, 3]),
+        error="Input and output sizes should be greater than 0",
+    )
+    yield Case(
+        U2,
+        "input_3d_error",
+        f2(F32, (1, 2, 3), [4, 4]),
+        error="It is expected input_size equals to 4, but got size 3",
+    )
+    yield Case(
+        U2,
+        "output_size_length_error",
+        f2(F32, (1, 1, 2, 2), [3]),
+        error="It is expected output_size equals to 2, but got size 1",
+    )
     # .vec: output_size xor scale_factors
     yield Case(U1V, "float32_scale_factor_2", fv(F32, (1, 2, 3), None, [2.0]))
     yield Case(U1V, "float32_scale_factor_nonint", fv(F32, (1, 2, 4), None, [1.5]))
@@ -85,15 +146,29 @@ def upsample_nearest_cases() -> Iterator[Case]:
     yield Case(U2V, "float32_scale_factors", fv(F32, (1, 1, 2, 3), None, [2.0, 1.5]))
     yield Case(U2V, "uint8_scale_factors_down", fv(U8, (1, 1, 4, 5), None, [0.5, 0.75]))
     yield Case(U2V, "float64_output_size", fv(F64, (1, 2, 2, 2), [3, 3], None))
-    yield Case(U2V, "both_given_error", fv(F32, (1, 1, 2, 2), [4, 4], [2.0, 2.0]),
-               error="Must specify exactly one of output_size and scale_factors")
-    yield Case(U2V, "neither_given_error", fv(F32, (1, 1, 2, 2), None, None),
-               error="Must specify exactly one of output_size and scale_factors")
+    yield Case(
+        U2V,
+        "both_given_error",
+        fv(F32, (1, 1, 2, 2), [4, 4], [2.0, 2.0]),
+        error="Must specify exactly one of output_size and scale_factors",
+    )
+    yield Case(
+        U2V,
+        "neither_given_error",
+        fv(F32, (1, 1, 2, 2), None, None),
+        error="Must specify exactly one of output_size and scale_factors",
+    )
 
 
 FAMILIES = [
-    FamilyInfo("upsample_nearest",
-               ops=("upsample_nearest1d", "upsample_nearest2d", "upsample_nearest1d.vec",
-                    "upsample_nearest2d.vec"),
-               sample_inputs=upsample_nearest_cases),
+    FamilyInfo(
+        "upsample_nearest",
+        ops=(
+            "upsample_nearest1d",
+            "upsample_nearest2d",
+            "upsample_nearest1d.vec",
+            "upsample_nearest2d.vec",
+        ),
+        sample_inputs=upsample_nearest_cases,
+    ),
 ]
