@@ -60,18 +60,22 @@ int main(int argc, char** argv) {
     variants.push_back({"libtorch at::cpu::add", sops_bench::libtorch_cpu_add_ns, {}});
     variants.push_back({"libtorch at::add", sops_bench::libtorch_add_ns, {}});
   }
-  variants.push_back({ns + "::cpu::add (static)", [&](int64_t n) {
+  variants.push_back({ns + "::cpu::add (static)",
+                      [&](int64_t n) {
                         return ns_per_call(n, [&] {
                           sops::Tensor c = ops::cpu::add(a, b);
                           escape(&c);
                         });
-                      }, {}});
-  variants.push_back({ns + "::add (dispatcher)", [&](int64_t n) {
+                      },
+                      {}});
+  variants.push_back({ns + "::add (dispatcher)",
+                      [&](int64_t n) {
                         return ns_per_call(n, [&] {
                           sops::Tensor c = ops::add(a, b);
                           escape(&c);
                         });
-                      }, {}});
+                      },
+                      {}});
 
   sops_bench::run_rounds(variants, rounds, calls);
 

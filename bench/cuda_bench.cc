@@ -74,21 +74,25 @@ int main(int argc, char** argv) {
   Tensor out = filled({n}, 0.0), scalar = filled({}, 0.0);
   row("add_16M", "GB/s", 3 * n * kFloat, [&] { sops::aten::add_out(out, a, b); }, rounds, 20);
   row("relu_16M", "GB/s", 2 * n * kFloat, [&] { sops::aten::relu_out(out, a); }, rounds, 20);
-  row("sum_16M", "GB/s", n * kFloat, [&] { sops::aten::sum_out(scalar, a, std::nullopt); },
-      rounds, 20);
+  row(
+      "sum_16M", "GB/s", n * kFloat, [&] { sops::aten::sum_out(scalar, a, std::nullopt); }, rounds,
+      20);
 
   const int64_t m = 4096;
   const Tensor x = filled({m, m}, 0.5), y = filled({m, m}, 0.25);
   Tensor z = filled({m, m}, 0.0), rows = filled({m}, 0.0);
   const std::vector<int64_t> last{1};
-  row("sum_rows_4096", "GB/s", m * m * kFloat, [&] { sops::aten::sum_out(rows, x, last); },
+  row(
+      "sum_rows_4096", "GB/s", m * m * kFloat, [&] { sops::aten::sum_out(rows, x, last); }, rounds,
+      20);
+  row(
+      "softmax_4096", "GB/s", 2 * m * m * kFloat, [&] { sops::aten::_softmax_out(z, x, 1, false); },
       rounds, 20);
-  row("softmax_4096", "GB/s", 2 * m * m * kFloat,
-      [&] { sops::aten::_softmax_out(z, x, 1, false); }, rounds, 20);
   const Tensor gamma = filled({m}, 1.0), beta = filled({m}, 0.0);
   Tensor mean = filled({m, 1}, 0.0), rstd = filled({m, 1}, 0.0);
   const std::vector<int64_t> normalized{m};
-  row("layer_norm_4096", "GB/s", 2 * m * m * kFloat,
+  row(
+      "layer_norm_4096", "GB/s", 2 * m * m * kFloat,
       [&] { sops::aten::native_layer_norm_out(z, mean, rstd, x, normalized, gamma, beta, 1e-5); },
       rounds, 20);
   row("mm_4096", "GFLOP/s", 2.0 * m * m * m, [&] { sops::aten::mm_out(z, x, y); }, rounds, 3);
@@ -97,7 +101,8 @@ int main(int argc, char** argv) {
   const Tensor image = filled({8, 64, 56, 56}, 0.5), weight = filled({64, 64, 3, 3}, 0.01);
   Tensor conv = filled({8, 64, 56, 56}, 0.0);
   const std::vector<int64_t> one{1, 1}, zero{0, 0};
-  row("conv3x3_56", "GFLOP/s", 2.0 * 8 * 64 * 56 * 56 * 64 * 9,
+  row(
+      "conv3x3_56", "GFLOP/s", 2.0 * 8 * 64 * 56 * 56 * 64 * 9,
       [&] {
         sops::aten::convolution_out(conv, image, weight, std::nullopt, one, one, one, false, zero,
                                     1);

@@ -5,8 +5,8 @@
 //                                                 [--no-baseline=1]
 //
 // For each workload it prints both medians (the sides alternating in blocks) and our
-// speed relative to libtorch's (libtorch's time / ours: above 1 is faster). Results are checked against libtorch's
-// before any timing. Not a test: timings are never asserted.
+// speed relative to libtorch's (libtorch's time / ours: above 1 is faster). Results are checked
+// against libtorch's before any timing. Not a test: timings are never asserted.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -52,7 +52,10 @@ double sum_of(const Tensor& t) {
 template <typename Op>
 Prepared returning(Op op) {
   auto result = std::make_shared<Tensor>();
-  return {[op, result] { *result = op(); escape(result.get()); },
+  return {[op, result] {
+            *result = op();
+            escape(result.get());
+          },
           [result] { return sum_of(*result); }};
 }
 
@@ -60,9 +63,8 @@ Prepared conv(sops::IntArrayRef in, sops::IntArrayRef weight, int64_t groups) {
   Tensor x = input(0, in);
   Tensor w = input(1, weight);
   Tensor b = input(2, {weight[0]});
-  return returning([=] {
-    return ops::convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, groups);
-  });
+  return returning(
+      [=] { return ops::convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, groups); });
 }
 
 Prepared our_workload(const std::string& name) {
@@ -131,7 +133,10 @@ Prepared our_workload(const std::string& name) {
     Tensor a = input(0, {1024, 1024});
     auto out = std::make_shared<Tensor>(ops::empty({1024, 1024}));
     const Tensor at = ops::permute(a, {1, 0});
-    return {[at, out] { ops::copy_(*out, at); escape(out.get()); },
+    return {[at, out] {
+              ops::copy_(*out, at);
+              escape(out.get());
+            },
             [out] { return sum_of(*out); }};
   }
   if (name == "add_small") {
@@ -166,8 +171,8 @@ int main(int argc, char** argv) {
   const int64_t max_threads = sops_bench::flag(argc, argv, "--threads", 2);
   const std::vector<std::string> only = sops_bench::list_flag(argc, argv, "--only");
   if (rounds < 1 || max_threads < 1) {
-    std::fprintf(stderr,
-                 "usage: kernels_bench [--rounds=R] [--threads=T] [--only=a,b] [--no-baseline=1]\n");
+    std::fprintf(
+        stderr, "usage: kernels_bench [--rounds=R] [--threads=T] [--only=a,b] [--no-baseline=1]\n");
     return 2;
   }
   // --no-baseline: ours alone (profiling, or to see what libtorch's threads cost us).
@@ -203,14 +208,14 @@ int main(int argc, char** argv) {
       std::vector<sops_bench::Variant> variants;
       if (theirs.run) {
         const int64_t calls = calls_for(theirs);
-        variants.push_back({"libtorch", [&, calls](int64_t) {
-                              return sops_bench::ns_per_call(calls, theirs.run);
-                            }, {}});
+        variants.push_back(
+            {"libtorch",
+             [&, calls](int64_t) { return sops_bench::ns_per_call(calls, theirs.run); },
+             {}});
       }
       const int64_t calls = calls_for(ours);
-      variants.push_back({"ours", [&, calls](int64_t) {
-                            return sops_bench::ns_per_call(calls, ours.run);
-                          }, {}});
+      variants.push_back(
+          {"ours", [&, calls](int64_t) { return sops_bench::ns_per_call(calls, ours.run); }, {}});
       // The rounds in kBlocks blocks, the sides alternating (libtorch's block, then ours),
       // so that a slow spell of the machine (another process, a thread the scheduler put
       // on a busy core) lands on both sides rather than on one. Within a block a side's

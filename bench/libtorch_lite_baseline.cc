@@ -42,15 +42,24 @@ at::ScalarType scalar_type(const std::string& dtype) {
 
 std::string dtype_name(at::ScalarType t) {
   switch (t) {
-    case at::kFloat: return "float32";
-    case at::kDouble: return "float64";
-    case at::kHalf: return "float16";
-    case at::kLong: return "int64";
-    case at::kInt: return "int32";
-    case at::kChar: return "int8";
-    case at::kByte: return "uint8";
-    case at::kBool: return "bool";
-    default: return c10::toString(t);
+    case at::kFloat:
+      return "float32";
+    case at::kDouble:
+      return "float64";
+    case at::kHalf:
+      return "float16";
+    case at::kLong:
+      return "int64";
+    case at::kInt:
+      return "int32";
+    case at::kChar:
+      return "int8";
+    case at::kByte:
+      return "uint8";
+    case at::kBool:
+      return "bool";
+    default:
+      return c10::toString(t);
   }
 }
 

@@ -19,7 +19,10 @@ at::Tensor input(int index, at::IntArrayRef sizes) {
 // Keeps the last result alive between calls, as the benchmark's checksum reads it.
 Prepared returning(std::function<at::Tensor()> op) {
   auto result = std::make_shared<at::Tensor>();
-  return {[op, result] { *result = op(); escape(result->unsafeGetTensorImpl()); },
+  return {[op, result] {
+            *result = op();
+            escape(result->unsafeGetTensorImpl());
+          },
           [result] { return result->sum(at::kDouble).item<double>(); }};
 }
 
@@ -27,9 +30,8 @@ Prepared conv(at::IntArrayRef in, at::IntArrayRef weight, int64_t groups) {
   at::Tensor x = input(0, in);
   at::Tensor w = input(1, weight);
   at::Tensor b = input(2, {weight[0]});
-  return returning([=] {
-    return at::convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, groups);
-  });
+  return returning(
+      [=] { return at::convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, groups); });
 }
 
 }  // namespace
@@ -104,7 +106,10 @@ Prepared libtorch_workload(const std::string& name) {
   if (name == "transpose_copy") {
     at::Tensor a = input(0, {1024, 1024});
     auto out = std::make_shared<at::Tensor>(at::empty({1024, 1024}, at::kFloat));
-    return {[a, out] { out->copy_(a.t()); escape(out->unsafeGetTensorImpl()); },
+    return {[a, out] {
+              out->copy_(a.t());
+              escape(out->unsafeGetTensorImpl());
+            },
             [out] { return out->sum(at::kDouble).item<double>(); }};
   }
   if (name == "add_small") {

@@ -52,15 +52,24 @@ std::string model_file(const std::string& name, const char* file) {
 
 const char* dtype_name(sops::ScalarType t) {
   switch (t) {
-    case sops::ScalarType::Float: return "float32";
-    case sops::ScalarType::Double: return "float64";
-    case sops::ScalarType::Half: return "float16";
-    case sops::ScalarType::Long: return "int64";
-    case sops::ScalarType::Int: return "int32";
-    case sops::ScalarType::Char: return "int8";
-    case sops::ScalarType::Byte: return "uint8";
-    case sops::ScalarType::Bool: return "bool";
-    default: return "unsupported";
+    case sops::ScalarType::Float:
+      return "float32";
+    case sops::ScalarType::Double:
+      return "float64";
+    case sops::ScalarType::Half:
+      return "float16";
+    case sops::ScalarType::Long:
+      return "int64";
+    case sops::ScalarType::Int:
+      return "int32";
+    case sops::ScalarType::Char:
+      return "int8";
+    case sops::ScalarType::Byte:
+      return "uint8";
+    case sops::ScalarType::Bool:
+      return "bool";
+    default:
+      return "unsupported";
   }
 }
 
@@ -74,12 +83,18 @@ HostArray host_array(const Tensor& t) {
 
 double element(const void* base, sops::ScalarType t, int64_t i) {
   switch (t) {
-    case sops::ScalarType::Float: return static_cast<const float*>(base)[i];
-    case sops::ScalarType::Double: return static_cast<const double*>(base)[i];
-    case sops::ScalarType::Long: return static_cast<double>(static_cast<const int64_t*>(base)[i]);
-    case sops::ScalarType::Int: return static_cast<const int32_t*>(base)[i];
-    case sops::ScalarType::Bool: return static_cast<const bool*>(base)[i];
-    default: throw std::runtime_error(std::string("lite_bench: cannot compare ") + dtype_name(t));
+    case sops::ScalarType::Float:
+      return static_cast<const float*>(base)[i];
+    case sops::ScalarType::Double:
+      return static_cast<const double*>(base)[i];
+    case sops::ScalarType::Long:
+      return static_cast<double>(static_cast<const int64_t*>(base)[i]);
+    case sops::ScalarType::Int:
+      return static_cast<const int32_t*>(base)[i];
+    case sops::ScalarType::Bool:
+      return static_cast<const bool*>(base)[i];
+    default:
+      throw std::runtime_error(std::string("lite_bench: cannot compare ") + dtype_name(t));
   }
 }
 
@@ -174,10 +189,11 @@ double in_process_first_node_us(const std::string& name) {
 
 void bench_process_start(const std::string& lite_runtime, int64_t starts, int threads,
                          bool baseline) {
-  std::printf("1. process start to first operator, mlp: spawn to exit of the whole process "
-              "(an upper bound: it includes the run, writing out0.npy and exit), "
-              "%lld starts after one unmeasured\n",
-              static_cast<long long>(starts));
+  std::printf(
+      "1. process start to first operator, mlp: spawn to exit of the whole process "
+      "(an upper bound: it includes the run, writing out0.npy and exit), "
+      "%lld starts after one unmeasured\n",
+      static_cast<long long>(starts));
   std::printf("  %-58s %12s %12s\n", "", "median", "min");
   const sops_bench::TempDir tmp("lite_bench_");
   const std::string t = std::to_string(threads);
@@ -185,9 +201,15 @@ void bench_process_start(const std::string& lite_runtime, int64_t starts, int th
     print_start("/bin/true (the floor: spawn, exec, exit)", time_starts({"/bin/true"}, starts, tmp),
                 "");
   }
-  const std::vector<std::string> lite = {lite_runtime, "run", model_file("mlp", "model.sopsm"),
-                                         "--input", model_file("mlp", "input0.npy"),
-                                         "--output-dir", tmp.path() + "/out", "--threads", t};
+  const std::vector<std::string> lite = {lite_runtime,
+                                         "run",
+                                         model_file("mlp", "model.sopsm"),
+                                         "--input",
+                                         model_file("mlp", "input0.npy"),
+                                         "--output-dir",
+                                         tmp.path() + "/out",
+                                         "--threads",
+                                         t};
   char goal[64];
   std::snprintf(goal, sizeof goal, "   (goal <= %.0f ms)", kStartGoalMs);
   print_start("lite_runtime --help (exec, kernel registration, exit)",
@@ -202,8 +224,10 @@ void bench_process_start(const std::string& lite_runtime, int64_t starts, int th
   }
   std::vector<double> us;
   for (int k = 0; k < 21; ++k) us.push_back(in_process_first_node_us("mlp"));
-  std::printf("  of which in-process work, warm (read model, bind, read input, first node): "
-              "%.1f us\n", median(us));
+  std::printf(
+      "  of which in-process work, warm (read model, bind, read input, first node): "
+      "%.1f us\n",
+      median(us));
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -224,8 +248,9 @@ double median_ns(int min_samples, double budget_ms, F&& f) {
 }
 
 void bench_load(const std::vector<std::string>& models, bool baseline) {
-  std::printf("\n2. model load: ours = read_model_file + Program (bind); "
-              "libtorch = torch::jit::load (medians)\n");
+  std::printf(
+      "\n2. model load: ours = read_model_file + Program (bind); "
+      "libtorch = torch::jit::load (medians)\n");
   std::printf("  %-14s %8s %8s %12s %12s %8s\n", "model", "nodes", "KiB", "libtorch us", "ours us",
               "speed");
   for (const std::string& name : models) {
@@ -277,8 +302,8 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
 
   std::unique_ptr<sops_bench::TorchScriptModel> theirs;
   if (baseline) {
-    theirs = sops_bench::load_torchscript(model_file(name, "torchscript.pt"),
-                                          {host_array(inputs[0])});
+    theirs =
+        sops_bench::load_torchscript(model_file(name, "torchscript.pt"), {host_array(inputs[0])});
     theirs->run();
   }
   const std::vector<double> theirs_values =
@@ -288,17 +313,20 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
   std::vector<sops_bench::Variant> variants;
   if (theirs) {
     const int64_t calls = calls_for_ms(50, [&] { theirs->run(); });
-    variants.push_back({"libtorch", [&, calls](int64_t) {
-                          return sops_bench::ns_per_call(calls, [&] { theirs->run(); });
-                        }, {}});
+    variants.push_back(
+        {"libtorch",
+         [&, calls](int64_t) { return sops_bench::ns_per_call(calls, [&] { theirs->run(); }); },
+         {}});
   }
   const int64_t calls = calls_for_ms(50, [&] { ours_out = program.run(inputs); });
-  variants.push_back({"ours", [&, calls](int64_t) {
+  variants.push_back({"ours",
+                      [&, calls](int64_t) {
                         return sops_bench::ns_per_call(calls, [&] {
                           ours_out = program.run(inputs);
                           sops_bench::escape(&ours_out);
                         });
-                      }, {}});
+                      },
+                      {}});
   for (int64_t r = 0; r < rounds; ++r) {
     for (sops_bench::Variant& v : variants) {
       // At 2+ threads a side's idle threads spin for a while after its last call.
@@ -390,12 +418,13 @@ int main(int argc, char** argv) {
     if (starts > 0) bench_process_start(lite_runtime, starts, static_cast<int>(threads), baseline);
     bench_load(models, baseline);
 
-    std::printf("\n3. inference, %lld thread%s on both sides: medians of %lld interleaved rounds "
-                "of >= 50 ms; speed = libtorch time / ours (>1: we are faster)\n",
-                static_cast<long long>(threads), threads == 1 ? "" : "s",
-                static_cast<long long>(rounds));
-    std::printf("  (|ours-lt|: max |ours - libtorch| over the output; |ours-exp|: max |ours - "
-                "expected0.npy|, eager PyTorch's)\n");
+    std::printf(
+        "\n3. inference, %lld thread%s on both sides: medians of %lld interleaved rounds "
+        "of >= 50 ms; speed = libtorch time / ours (>1: we are faster)\n",
+        static_cast<long long>(threads), threads == 1 ? "" : "s", static_cast<long long>(rounds));
+    std::printf(
+        "  (|ours-lt|: max |ours - libtorch| over the output; |ours-exp|: max |ours - "
+        "expected0.npy|, eager PyTorch's)\n");
     std::printf("  %-14s %12s %12s %8s %12s %12s\n", "model", "libtorch us", "ours us", "speed",
                 "|ours-lt|", "|ours-exp|");
     int wrong = 0;
@@ -403,10 +432,11 @@ int main(int argc, char** argv) {
       if (!bench_inference(name, rounds, static_cast<int>(threads), baseline, profile)) ++wrong;
     }
     if (baseline) {
-      std::printf("\nlibtorch %s, same process: TorchScript (torch.jit.trace) through "
-                  "torch::jit::load, profiling executor and graph optimization off, eval(), "
-                  "NoGradGuard\n",
-                  sops_bench::libtorch_version());
+      std::printf(
+          "\nlibtorch %s, same process: TorchScript (torch.jit.trace) through "
+          "torch::jit::load, profiling executor and graph optimization off, eval(), "
+          "NoGradGuard\n",
+          sops_bench::libtorch_version());
     } else if (sops_bench::libtorch_available()) {
       std::printf("\nlibtorch baseline skipped (--no-baseline)\n");
     } else {

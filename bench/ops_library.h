@@ -8,7 +8,7 @@
 
 #define SOPS_BENCH_STR2(x) #x
 #define SOPS_BENCH_STR(x) SOPS_BENCH_STR2(x)
-#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR/name)
+#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR / name)
 
 namespace sops_bench {
 

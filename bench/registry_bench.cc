@@ -79,15 +79,17 @@ int main(int argc, char** argv) {
     register_library(*registry);
     const auto stop = std::chrono::steady_clock::now();
     n_ops = registry->size();
-    if (r >= warmups) init_ns.push_back(std::chrono::duration<double, std::nano>(stop - start).count());
+    if (r >= warmups)
+      init_ns.push_back(std::chrono::duration<double, std::nano>(stop - start).count());
     registry.reset();  // destroyed outside the timed region
   }
   const double init_median = sops_bench::median(init_ns);
   const double init_min = *std::min_element(init_ns.begin(), init_ns.end());
   const double per_op = n_ops ? 1.0 / static_cast<double>(n_ops) : 0.0;
-  std::printf("registry initialisation: %s(registry) into a fresh OperatorRegistry, "
-              "%zu operators, %lld repetitions\n",
-              kRegisterName, n_ops, static_cast<long long>(init_reps));
+  std::printf(
+      "registry initialisation: %s(registry) into a fresh OperatorRegistry, "
+      "%zu operators, %lld repetitions\n",
+      kRegisterName, n_ops, static_cast<long long>(init_reps));
   std::printf("  total          %9.2f us median   (min %.2f us)\n", init_median / 1e3,
               init_min / 1e3);
   std::printf("  per operator   %9.1f ns median   (min %.1f ns)\n", init_median * per_op,
@@ -124,8 +126,7 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants;
   const bool baseline = sops_bench::libtorch_available();
   if (baseline) {
-    variants.push_back(
-        {"libtorch Dispatcher callBoxed", sops_bench::libtorch_boxed_add_ns, {}});
+    variants.push_back({"libtorch Dispatcher callBoxed", sops_bench::libtorch_boxed_add_ns, {}});
   }
   // The same work a boxed caller does: refill the stack (two tensors, alpha), call,
   // leave the result on the stack until the next call clears it.
@@ -144,13 +145,15 @@ int main(int argc, char** argv) {
     };
   };
   variants.push_back({"ours registry op->call(stack)",
-                      boxed_add([op](sops::Stack& stack) { op->call(stack); }), {}});
+                      boxed_add([op](sops::Stack& stack) { op->call(stack); }),
+                      {}});
   variants.push_back({"ours op->kernel()(stack), no checks", boxed_add(op->kernel()), {}});
   sops_bench::run_rounds(variants, rounds, calls);
 
-  std::printf("boxed aten::add.Tensor, 1 element, float32, alpha=1, median of %lld rounds x "
-              "%lld calls\n",
-              static_cast<long long>(rounds), static_cast<long long>(calls));
+  std::printf(
+      "boxed aten::add.Tensor, 1 element, float32, alpha=1, median of %lld rounds x "
+      "%lld calls\n",
+      static_cast<long long>(rounds), static_cast<long long>(calls));
   sops_bench::print_medians(variants, baseline, "libtorch boxed", "  (goal <= 0.25x)");
   if (baseline) {
     std::printf("libtorch %s, same process, 1 thread\n", sops_bench::libtorch_version());

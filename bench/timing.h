@@ -31,7 +31,8 @@ double ns_per_call(int64_t calls, F&& f) {
   const auto start = std::chrono::steady_clock::now();
   for (int64_t i = 0; i < calls; ++i) f();
   const auto stop = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::nano>(stop - start).count() / static_cast<double>(calls);
+  return std::chrono::duration<double, std::nano>(stop - start).count() /
+         static_cast<double>(calls);
 }
 
 inline double median(std::vector<double> v) {

@@ -16,7 +16,7 @@ std::string read_file(const std::string& path, std::string_view noun,
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return detail::str("cannot open the ", noun, ": ", std::strerror(errno));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
-  struct stat st {};
+  struct stat st{};
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
     return detail::str("not a ", noun, " (not a regular file)");
   }

@@ -31,23 +31,37 @@ std::string missing_message(const std::string& source, const std::vector<std::st
 // The boxed value of a constant argument; tensors are left undefined (filled per run).
 Value to_value(const Arg& a) {
   switch (a.tag) {
-    case Arg::Tag::None: return Value();
-    case Arg::Tag::Slot: return Value(Tensor());
-    case Arg::Tag::Int: return Value(a.i);
-    case Arg::Tag::Double: return Value(a.d);
-    case Arg::Tag::Bool: return Value(a.i != 0);
-    case Arg::Tag::String: return Value(a.s);
-    case Arg::Tag::IntList: return Value(a.ints);
-    case Arg::Tag::DoubleList: return Value(a.doubles);
-    case Arg::Tag::BoolList: return Value(std::vector<bool>(a.ints.begin(), a.ints.end()));
-    case Arg::Tag::TensorList: return Value(std::vector<Tensor>(a.slots.size()));
+    case Arg::Tag::None:
+      return Value();
+    case Arg::Tag::Slot:
+      return Value(Tensor());
+    case Arg::Tag::Int:
+      return Value(a.i);
+    case Arg::Tag::Double:
+      return Value(a.d);
+    case Arg::Tag::Bool:
+      return Value(a.i != 0);
+    case Arg::Tag::String:
+      return Value(a.s);
+    case Arg::Tag::IntList:
+      return Value(a.ints);
+    case Arg::Tag::DoubleList:
+      return Value(a.doubles);
+    case Arg::Tag::BoolList:
+      return Value(std::vector<bool>(a.ints.begin(), a.ints.end()));
+    case Arg::Tag::TensorList:
+      return Value(std::vector<Tensor>(a.slots.size()));
     case Arg::Tag::OptionalTensorList:
       return Value(std::vector<std::optional<Tensor>>(a.slots.size()));
-    case Arg::Tag::ScalarType: return Value(static_cast<ScalarType>(a.i));
-    case Arg::Tag::Layout: return Value(static_cast<Layout>(a.i));
+    case Arg::Tag::ScalarType:
+      return Value(static_cast<ScalarType>(a.i));
+    case Arg::Tag::Layout:
+      return Value(static_cast<Layout>(a.i));
     case Arg::Tag::Device:
-      return Value(Device(static_cast<DeviceType>(a.i), static_cast<Device::Index>(a.device_index)));
-    case Arg::Tag::MemoryFormat: return Value(static_cast<MemoryFormat>(a.i));
+      return Value(
+          Device(static_cast<DeviceType>(a.i), static_cast<Device::Index>(a.device_index)));
+    case Arg::Tag::MemoryFormat:
+      return Value(static_cast<MemoryFormat>(a.i));
   }
   return Value();
 }
@@ -55,9 +69,9 @@ Value to_value(const Arg& a) {
 // A CPU tensor over a constant's bytes inside the model file, sharing the file's buffer.
 Tensor constant_tensor(const Model& model, const Constant& c) {
   auto* keep = new std::shared_ptr<const std::byte>(model.bytes());
-  DataPtr data(const_cast<std::byte*>(c.data), keep,
-               [](void* ctx) { delete static_cast<std::shared_ptr<const std::byte>*>(ctx); },
-               Device(kCPU));
+  DataPtr data(
+      const_cast<std::byte*>(c.data), keep,
+      [](void* ctx) { delete static_cast<std::shared_ptr<const std::byte>*>(ctx); }, Device(kCPU));
   Storage storage = Storage::wrap(std::move(data), c.desc.nbytes());
   auto impl = std::make_shared<TensorImpl>(std::move(storage), c.desc.dtype, Device(kCPU));
   impl->set_sizes_contiguous(c.desc.sizes);
@@ -69,7 +83,9 @@ bool matches(const Tensor& t, const TensorDesc& d) {
          std::equal(t.sizes().begin(), t.sizes().end(), d.sizes.begin(), d.sizes.end());
 }
 
-std::string describe(const Tensor& t) { return t.defined() ? TensorDesc::of(t).str() : "undefined"; }
+std::string describe(const Tensor& t) {
+  return t.defined() ? TensorDesc::of(t).str() : "undefined";
+}
 
 // Node `index` of `model`, for the errors raised while binding or running it:
 // "model.sopsm: node 'add_1' (aten::add.Tensor): ".
@@ -86,7 +102,8 @@ struct NodeWhere {
 
 }  // namespace
 
-MissingOperatorsError::MissingOperatorsError(const std::string& source, std::vector<std::string> names)
+MissingOperatorsError::MissingOperatorsError(const std::string& source,
+                                             std::vector<std::string> names)
     : Error(missing_message(source, names)), names_(std::move(names)) {}
 
 Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& registry)
@@ -149,7 +166,8 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
     // The outputs: one per return, or the elements of one Tensor[] return.
     const auto& returns = schema.returns;
     if (node.unpack) {
-      if (returns.size() != 1 || !returns[0].type.list || returns[0].type.kind != TypeSchema::Kind::Tensor) {
+      if (returns.size() != 1 || !returns[0].type.list ||
+          returns[0].type.kind != TypeSchema::Kind::Tensor) {
         raise(
             Error(detail::str("the model unpacks its result as a Tensor[], but the schema returns ",
                               returns.size(), " value(s): ", schema.str())));
@@ -206,7 +224,8 @@ void Program::check_inputs(const std::vector<Tensor>& inputs) const {
   }
 }
 
-std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs, const NodeObserver& observer) const {
+std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
+                                 const NodeObserver& observer) const {
   check_inputs(inputs);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (!inputs[k].device().is_cpu()) {
@@ -215,12 +234,14 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs, const NodeOb
     }
   }
   std::vector<Value> slots(model_->num_values);
-  for (std::size_t k = 0; k < constants_.size(); ++k) slots[model_->constants[k].slot] = constants_[k];
+  for (std::size_t k = 0; k < constants_.size(); ++k)
+    slots[model_->constants[k].slot] = constants_[k];
   for (std::size_t k = 0; k < inputs.size(); ++k) slots[model_->inputs[k].slot] = inputs[k];
   return execute(std::move(slots), /*meta=*/false, observer);
 }
 
-std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs, const NodeObserver& observer) const {
+std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
+                                      const NodeObserver& observer) const {
   check_inputs(inputs);
   std::vector<Value> slots(model_->num_values);
   for (std::size_t k = 0; k < meta_constants_.size(); ++k) {
@@ -238,7 +259,9 @@ void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>&
   for (const TensorUse& use : b.tensors) {
     Value& v = stack[use.arg];
     switch (use.kind) {
-      case TensorUse::Kind::One: v = slots[use.slots[0]].to_tensor(); break;
+      case TensorUse::Kind::One:
+        v = slots[use.slots[0]].to_tensor();
+        break;
       case TensorUse::Kind::List: {
         auto& list = *v.get_if<std::vector<Tensor>>();
         for (std::size_t k = 0; k < list.size(); ++k) list[k] = slots[use.slots[k]].to_tensor();
@@ -277,7 +300,8 @@ void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>&
   }
 }
 
-std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, const NodeObserver& observer) const {
+std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta,
+                                     const NodeObserver& observer) const {
   const Model& m = *model_;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     {

@@ -55,7 +55,8 @@ class Program {
 
   // Runs the model. `inputs` must match the model's inputs in number, dtype and shape
   // (an error names the input and both shapes otherwise). Returns the outputs in order.
-  std::vector<Tensor> run(const std::vector<Tensor>& inputs, const NodeObserver& observer = {}) const;
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs,
+                          const NodeObserver& observer = {}) const;
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
   std::vector<Tensor> run_meta(const std::vector<Tensor>& inputs,
                                const NodeObserver& observer = {}) const;
@@ -66,19 +67,20 @@ class Program {
  private:
   // A tensor argument: where on the stack, which slot(s).
   struct TensorUse {
-    uint32_t arg;                // the argument's position
-    std::vector<uint32_t> slots; // one slot (Tensor), or the list's (Tensor[] / Tensor?[])
+    uint32_t arg;                 // the argument's position
+    std::vector<uint32_t> slots;  // one slot (Tensor), or the list's (Tensor[] / Tensor?[])
     enum class Kind : uint8_t { One, List, OptionalList } kind = Kind::One;
   };
   struct BoundNode {
     const RegisteredOperator* op = nullptr;
-    Stack args;                          // every argument, tensors left undefined
-    std::vector<TensorUse> tensors;      // the tensor arguments to fill in
-    std::vector<uint32_t> device_args;   // positions of Device arguments (for run_meta)
-    std::vector<uint32_t> release_after; // slots read here for the last time
+    Stack args;                           // every argument, tensors left undefined
+    std::vector<TensorUse> tensors;       // the tensor arguments to fill in
+    std::vector<uint32_t> device_args;    // positions of Device arguments (for run_meta)
+    std::vector<uint32_t> release_after;  // slots read here for the last time
   };
 
-  std::vector<Tensor> execute(std::vector<Value> slots, bool meta, const NodeObserver& observer) const;
+  std::vector<Tensor> execute(std::vector<Value> slots, bool meta,
+                              const NodeObserver& observer) const;
   // Fills the node's stack from `slots`, calls its kernel, stores its results in `slots`.
   void run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots, bool meta) const;
 

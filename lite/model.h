@@ -75,14 +75,14 @@ struct Arg {
     MemoryFormat = 14,
   };
   Tag tag = Tag::None;
-  int64_t i = 0;                 // Int, Bool, ScalarType/Layout/MemoryFormat (enum value), Device type
-  double d = 0;                  // Double
-  uint32_t slot = 0;             // Slot
-  int8_t device_index = -1;      // Device
-  std::string s;                 // String
-  std::vector<int64_t> ints;     // IntList, BoolList (0/1)
-  std::vector<double> doubles;   // DoubleList
-  std::vector<uint32_t> slots;   // TensorList, OptionalTensorList (kNoSlot: None)
+  int64_t i = 0;              // Int, Bool, ScalarType/Layout/MemoryFormat (enum value), Device type
+  double d = 0;               // Double
+  uint32_t slot = 0;          // Slot
+  int8_t device_index = -1;   // Device
+  std::string s;              // String
+  std::vector<int64_t> ints;  // IntList, BoolList (0/1)
+  std::vector<double> doubles;  // DoubleList
+  std::vector<uint32_t> slots;  // TensorList, OptionalTensorList (kNoSlot: None)
 };
 
 struct Constant {

@@ -72,7 +72,8 @@ class Cursor {
   std::string str(const char* what) {
     const std::size_t at = pos_;
     const uint32_t n = u32(what);
-    if (n > kMaxStringBytes) fail_at(at, what, " is ", n, " bytes long (at most ", kMaxStringBytes, ")");
+    if (n > kMaxStringBytes)
+      fail_at(at, what, " is ", n, " bytes long (at most ", kMaxStringBytes, ")");
     need(n, what);
     std::string s(reinterpret_cast<const char*>(data_ + pos_), n);
     pos_ += n;
@@ -91,8 +92,9 @@ void Cursor::fail_with(std::size_t offset, bool damaged,
   std::string message = sops::detail::str(model_.source, ": byte ", offset, ": ") +
                         sops::detail::join(parts.begin(), parts.size());
   if (damaged) {
-    message += " (the file is damaged, or was not written by selective/export_model.py; see "
-               "lite/FORMAT.md)";
+    message +=
+        " (the file is damaged, or was not written by selective/export_model.py; see "
+        "lite/FORMAT.md)";
   }
   raise(ModelError(std::move(message)));
 }
@@ -156,8 +158,8 @@ TensorDesc read_desc(Cursor& in, const char* what) {
   in.need(std::size_t{ndim} * 8, what);
   // The sizes' product, sizes of 0 counted as 1, times the element size fits in 63 bits
   // (FORMAT.md): what strides and byte counts are computed in.
-  const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) /
-                         element_size(d.dtype);
+  const uint64_t limit =
+      static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / element_size(d.dtype);
   uint64_t span = 1;
   d.sizes.reserve(ndim);
   for (int k = 0; k < ndim; ++k) {
@@ -177,20 +179,30 @@ Arg read_arg(Cursor& in, SlotTable& slots) {
   Arg a;
   const std::size_t at = in.pos();
   const uint8_t tag = in.u8("an argument's tag");
-  if (tag > static_cast<uint8_t>(Arg::Tag::MemoryFormat)) in.fail_at(at, "unknown argument tag ", int(tag));
+  if (tag > static_cast<uint8_t>(Arg::Tag::MemoryFormat))
+    in.fail_at(at, "unknown argument tag ", int(tag));
   a.tag = static_cast<Arg::Tag>(tag);
   switch (a.tag) {
-    case Arg::Tag::None: break;
-    case Arg::Tag::Slot: a.slot = slots.use("a tensor argument"); break;
-    case Arg::Tag::Int: a.i = in.i64("an int argument"); break;
-    case Arg::Tag::Double: a.d = in.f64("a float argument"); break;
+    case Arg::Tag::None:
+      break;
+    case Arg::Tag::Slot:
+      a.slot = slots.use("a tensor argument");
+      break;
+    case Arg::Tag::Int:
+      a.i = in.i64("an int argument");
+      break;
+    case Arg::Tag::Double:
+      a.d = in.f64("a float argument");
+      break;
     case Arg::Tag::Bool: {
       const uint8_t b = in.u8("a bool argument");
       if (b > 1) in.fail_at(at + 1, "a bool argument is ", int(b), " (0 or 1)");
       a.i = b;
       break;
     }
-    case Arg::Tag::String: a.s = in.str("a str argument"); break;
+    case Arg::Tag::String:
+      a.s = in.str("a str argument");
+      break;
     case Arg::Tag::IntList: {
       const uint32_t n = in.count("an int[] argument", 8);
       a.ints.reserve(n);
@@ -299,16 +311,35 @@ std::shared_ptr<std::byte> Model::allocate_bytes(std::size_t size) {
 
 bool dtype_from_code(uint8_t code, ScalarType* out) {
   switch (code) {  // PyTorch's ScalarType numbers (FORMAT.md)
-    case 0: *out = ScalarType::Byte; return true;
-    case 1: *out = ScalarType::Char; return true;
-    case 3: *out = ScalarType::Int; return true;
-    case 4: *out = ScalarType::Long; return true;
-    case 5: *out = ScalarType::Half; return true;
-    case 6: *out = ScalarType::Float; return true;
-    case 7: *out = ScalarType::Double; return true;
-    case 11: *out = ScalarType::Bool; return true;
-    case 15: *out = ScalarType::BFloat16; return true;
-    default: return false;
+    case 0:
+      *out = ScalarType::Byte;
+      return true;
+    case 1:
+      *out = ScalarType::Char;
+      return true;
+    case 3:
+      *out = ScalarType::Int;
+      return true;
+    case 4:
+      *out = ScalarType::Long;
+      return true;
+    case 5:
+      *out = ScalarType::Half;
+      return true;
+    case 6:
+      *out = ScalarType::Float;
+      return true;
+    case 7:
+      *out = ScalarType::Double;
+      return true;
+    case 11:
+      *out = ScalarType::Bool;
+      return true;
+    case 15:
+      *out = ScalarType::BFloat16;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -329,8 +360,9 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   Cursor h(*model, data, sizeof(kModelMagic), size);
   const uint32_t version = h.u32("the version");
   if (version != kModelFormatVersion) {
-    h.fail_plain(8, "format version ", version, "; this runtime reads version ", kModelFormatVersion,
-              " (export the model again with this release's selective/export_model.py)");
+    h.fail_plain(8, "format version ", version, "; this runtime reads version ",
+                 kModelFormatVersion,
+                 " (export the model again with this release's selective/export_model.py)");
   }
   const uint32_t flags = h.u32("the flags");
   if (flags != 0) h.fail_at(12, "flags are ", flags, " (0 in version 1)");

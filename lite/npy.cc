@@ -31,12 +31,15 @@ constexpr NpyType kTypes[] = {
 }
 
 // The value of `'key': ` in numpy's header dict, up to the next top-level ',' or '}'.
-std::string_view dict_value(const std::string& source, std::string_view header, std::string_view key) {
+std::string_view dict_value(const std::string& source, std::string_view header,
+                            std::string_view key) {
   const std::string quoted = "'" + std::string(key) + "'";
   const std::size_t k = header.find(quoted);
-  if (k == std::string_view::npos) fail(source, "the .npy header has no '" + std::string(key) + "'");
+  if (k == std::string_view::npos)
+    fail(source, "the .npy header has no '" + std::string(key) + "'");
   std::size_t p = header.find(':', k + quoted.size());
-  if (p == std::string_view::npos) fail(source, "the .npy header is malformed near '" + std::string(key) + "'");
+  if (p == std::string_view::npos)
+    fail(source, "the .npy header is malformed near '" + std::string(key) + "'");
   ++p;
   while (p < header.size() && header[p] == ' ') ++p;
   std::size_t e = p;
@@ -64,9 +67,12 @@ ScalarType parse_descr(const std::string& source, std::string_view v) {
     if (t.descr == d) return t.dtype;
   }
   if (!d.empty() && d[0] == '>') {
-    fail(source, "the array is big-endian (" + d + "); save it little-endian (a.astype(a.dtype.newbyteorder('<')))");
+    fail(source, "the array is big-endian (" + d +
+                     "); save it little-endian (a.astype(a.dtype.newbyteorder('<')))");
   }
-  fail(source, "dtype " + d + " is not supported (float32, float64, float16, int64, int32, int8, uint8, bool)");
+  fail(source,
+       "dtype " + d +
+           " is not supported (float32, float64, float16, int64, int32, int8, uint8, bool)");
 }
 
 std::vector<int64_t> parse_shape(const std::string& source, std::string_view v) {
@@ -82,12 +88,14 @@ std::vector<int64_t> parse_shape(const std::string& source, std::string_view v) 
     int64_t s = 0;
     std::size_t digits = 0;
     while (p < end && v[p] >= '0' && v[p] <= '9') {
-      if (s > (int64_t{1} << 48)) fail(source, "the .npy shape " + std::string(v) + " is too large");
+      if (s > (int64_t{1} << 48))
+        fail(source, "the .npy shape " + std::string(v) + " is too large");
       s = s * 10 + (v[p] - '0');
       ++p;
       ++digits;
     }
-    if (digits == 0) fail(source, "the .npy header's shape " + std::string(v) + " is not a tuple of sizes");
+    if (digits == 0)
+      fail(source, "the .npy header's shape " + std::string(v) + " is not a tuple of sizes");
     sizes.push_back(s);
     if (sizes.size() > 64) fail(source, "the .npy array has more than 64 dimensions");
   }
@@ -112,12 +120,14 @@ Tensor parse_npy(const std::string& source, const std::string& bytes) {
     header_start = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) fail(source, "the .npy file is truncated in its header");
-    for (int k = 3; k >= 0; --k) header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + k]);
+    for (int k = 3; k >= 0; --k)
+      header_len = (header_len << 8) | static_cast<uint8_t>(bytes[8 + k]);
     header_start = 12;
   } else {
     fail(source, ".npy format version " + std::to_string(major) + " is not supported (1, 2 or 3)");
   }
-  if (header_len > bytes.size() - header_start) fail(source, "the .npy file is truncated in its header");
+  if (header_len > bytes.size() - header_start)
+    fail(source, "the .npy file is truncated in its header");
   const std::string_view header = std::string_view(bytes).substr(header_start, header_len);
   const ScalarType dtype = parse_descr(source, dict_value(source, header, "descr"));
   const std::string_view fortran = dict_value(source, header, "fortran_order");
@@ -139,8 +149,9 @@ Tensor parse_npy(const std::string& source, const std::string& bytes) {
   const std::size_t data_start = header_start + header_len;
   const std::size_t have = bytes.size() - data_start;
   if (have != nbytes) {
-    fail(source, "the .npy array needs " + std::to_string(nbytes) + " bytes of data but the file has " +
-                     std::to_string(have) + (have < nbytes ? " (truncated?)" : ""));
+    fail(source, "the .npy array needs " + std::to_string(nbytes) +
+                     " bytes of data but the file has " + std::to_string(have) +
+                     (have < nbytes ? " (truncated?)" : ""));
   }
   Tensor t = empty(sizes, TensorOptions(dtype));
   if (nbytes != 0) std::memcpy(t.data_ptr(), bytes.data() + data_start, nbytes);
@@ -172,7 +183,8 @@ std::string format_npy(const Tensor& t) {
   SOPS_CHECK(!descr.empty(), "write_npy: numpy has no dtype for ", t.scalar_type());
   std::ostringstream h;
   h << "{'descr': '" << descr << "', 'fortran_order': False, 'shape': (";
-  for (int64_t d = 0; d < t.dim(); ++d) h << t.size(d) << (t.dim() == 1 || d + 1 < t.dim() ? "," : "") << (d + 1 < t.dim() ? " " : "");
+  for (int64_t d = 0; d < t.dim(); ++d)
+    h << t.size(d) << (t.dim() == 1 || d + 1 < t.dim() ? "," : "") << (d + 1 < t.dim() ? " " : "");
   h << "), }";
   std::string header = h.str();
   // numpy's padding: spaces and a final newline up to a multiple of 64, and 64 more

@@ -87,7 +87,8 @@ std::vector<TracedOperator> OperatorTrace::operators(const Program& program,
   return result;
 }
 
-std::string OperatorTrace::selected_operators_yaml(const Program& program, std::string_view debug_info,
+std::string OperatorTrace::selected_operators_yaml(const Program& program,
+                                                   std::string_view debug_info,
                                                    const OperatorRegistry& registry) const {
   std::ostringstream os;
   os << "# The operators `lite_runtime trace` saw " << debug_info

@@ -29,7 +29,8 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
     for (std::size_t k = 0; k < node.outs.size(); ++k) {
       const Value& v = slots[node.outs[k]];
       if (!v.is_tensor()) continue;
-      const std::string name = node.outs.size() == 1 ? node.name : node.name + "." + std::to_string(k);
+      const std::string name =
+          node.outs.size() == 1 ? node.name : node.name + "." + std::to_string(k);
       report.values.push_back({name, TensorDesc::of(v.to_tensor())});
     }
     // What is alive now: each storage once, parameters and their views aside.
@@ -60,7 +61,8 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
 
 std::string format_shapes(const ShapeReport& report) {
   std::ostringstream os;
-  for (const ValueShape& v : report.inputs) os << "# input " << v.name << " " << v.desc.str() << "\n";
+  for (const ValueShape& v : report.inputs)
+    os << "# input " << v.name << " " << v.desc.str() << "\n";
   for (const ValueShape& v : report.values) os << v.name << " " << v.desc.str() << "\n";
   os << "# peak activation memory: " << report.peak_bytes << " bytes";
   if (!report.peak_node.empty()) os << " (after node '" << report.peak_node << "')";

@@ -37,8 +37,8 @@ class MetaAllocator final : public Allocator {
 };
 
 std::array<std::atomic<Allocator*>, kNumDeviceTypes>& registry() {
-  static std::array<std::atomic<Allocator*>, kNumDeviceTypes> allocators{
-      cpu_allocator(), nullptr, meta_allocator()};
+  static std::array<std::atomic<Allocator*>, kNumDeviceTypes> allocators{cpu_allocator(), nullptr,
+                                                                         meta_allocator()};
   return allocators;
 }
 

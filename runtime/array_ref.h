@@ -38,7 +38,7 @@ class ArrayRef {
   constexpr ArrayRef(const std::array<T, N>& a) : data_(a.data()), length_(N) {}  // NOLINT
   template <std::size_t N>
   constexpr ArrayRef(const T (&a)[N]) : data_(a), length_(N) {}  // NOLINT
-  constexpr ArrayRef(const std::initializer_list<T>& list)  // NOLINT
+  constexpr ArrayRef(const std::initializer_list<T>& list)       // NOLINT
       : data_(std::begin(list) == std::end(list) ? nullptr : std::begin(list)),
         length_(list.size()) {}
 

@@ -37,8 +37,6 @@ void copy_to_out(const std::optional<Tensor>& out, const std::optional<Tensor>& 
   copy_to_out(out, value, &copy);
 }
 
-void copy_to_out(ArrayRef<Tensor> out, ArrayRef<Tensor> values) {
-  copy_to_out(out, values, &copy);
-}
+void copy_to_out(ArrayRef<Tensor> out, ArrayRef<Tensor> values) { copy_to_out(out, values, &copy); }
 
 }  // namespace sops::autogen

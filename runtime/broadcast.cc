@@ -36,16 +36,15 @@ Tensor expand(const Tensor& t, IntArrayRef sizes) {
   const std::size_t ndim = sizes.size();
   const std::size_t tdim = static_cast<std::size_t>(t.dim());
   SOPS_CHECK(ndim >= tdim, "expand: the number of sizes provided (", ndim,
-             ") must be greater or equal to the number of dimensions in the tensor (", tdim,
-             ")");
+             ") must be greater or equal to the number of dimensions in the tensor (", tdim, ")");
   DimVector out_sizes(ndim);
   DimVector out_strides(ndim);
   for (std::size_t i = ndim; i-- > 0;) {
     const std::size_t offset = ndim - 1 - i;  // from the right
     int64_t size = sizes[i];
     if (offset >= tdim) {
-      SOPS_CHECK(size >= 0, "expand: -1 is not allowed in a leading, non-existing dimension ",
-                 i, " (sizes ", sizes, ")");
+      SOPS_CHECK(size >= 0, "expand: -1 is not allowed in a leading, non-existing dimension ", i,
+                 " (sizes ", sizes, ")");
       out_sizes[i] = size;
       out_strides[i] = 0;
       continue;
@@ -58,8 +57,8 @@ Tensor expand(const Tensor& t, IntArrayRef sizes) {
       out_strides[i] = t.strides()[ti];
     } else {
       SOPS_CHECK(tsize == 1, "expand: the expanded size of the tensor (", size,
-                 ") must match the existing size (", tsize, ") at non-singleton dimension ",
-                 i, ". Target sizes: ", sizes, ". Tensor sizes: ", t.sizes());
+                 ") must match the existing size (", tsize, ") at non-singleton dimension ", i,
+                 ". Target sizes: ", sizes, ". Tensor sizes: ", t.sizes());
       SOPS_CHECK(size >= 0, "expand: invalid size ", size, " at dimension ", i);
       out_sizes[i] = size;
       out_strides[i] = 0;

@@ -61,24 +61,24 @@
   SOPS_CPU_CLONES_WITH(name, body, SOPS_KERNEL_BASE, SOPS_KERNEL_AVX2)
 #if SOPS_HAVE_AVX2_CLONES
 #define SOPS_CPU_CLONES_WITH(name, body, base_attributes, avx2_attributes) \
-  template <typename... A>                                                   \
-  base_attributes auto name##_base(A... a) {                                 \
-    return body(a...);                                                       \
-  }                                                                          \
-  template <typename... A>                                                   \
-  avx2_attributes auto name##_avx2(A... a) {                                 \
-    return body(a...);                                                       \
-  }                                                                          \
-  template <typename... A>                                                   \
-  auto name(A... a) {                                                        \
-    if (::sops::cpu_has_avx2()) return name##_avx2(a...);                    \
-    return name##_base(a...);                                                \
+  template <typename... A>                                                 \
+  base_attributes auto name##_base(A... a) {                               \
+    return body(a...);                                                     \
+  }                                                                        \
+  template <typename... A>                                                 \
+  avx2_attributes auto name##_avx2(A... a) {                               \
+    return body(a...);                                                     \
+  }                                                                        \
+  template <typename... A>                                                 \
+  auto name(A... a) {                                                      \
+    if (::sops::cpu_has_avx2()) return name##_avx2(a...);                  \
+    return name##_base(a...);                                              \
   }
 #else
 #define SOPS_CPU_CLONES_WITH(name, body, base_attributes, avx2_attributes) \
-  template <typename... A>                                                   \
-  base_attributes auto name(A... a) {                                        \
-    return body(a...);                                                       \
+  template <typename... A>                                                 \
+  base_attributes auto name(A... a) {                                      \
+    return body(a...);                                                     \
   }
 #endif
 

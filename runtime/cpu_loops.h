@@ -122,10 +122,9 @@ int unit_stride_pattern(const int64_t* strides, std::index_sequence<I...>) {
   using R = typename Traits::result_type;
   if (strides[0] != static_cast<int64_t>(sizeof(R))) return -1;
   int pattern = 0;
-  const bool ok =
-      ((strides[I + 1] == static_cast<int64_t>(sizeof(arg_t<Traits, I>)) ||
-        (strides[I + 1] == 0 && ((pattern |= 1 << I), true))) &&
-       ...);
+  const bool ok = ((strides[I + 1] == static_cast<int64_t>(sizeof(arg_t<Traits, I>)) ||
+                    (strides[I + 1] == 0 && ((pattern |= 1 << I), true))) &&
+                   ...);
   return ok ? pattern : -1;
 }
 
@@ -133,7 +132,9 @@ template <typename Traits, typename Op, std::size_t... I>
 void cpu_loop_exact(const Runs& runs, Op& op, std::index_sequence<I...> is) {
   using R = typename Traits::result_type;
   switch (unit_stride_pattern<Traits>(runs.strides, is)) {
-    case 0: unit_stride_loop<Traits, 0u>(runs, op, is); return;
+    case 0:
+      unit_stride_loop<Traits, 0u>(runs, op, is);
+      return;
     case 1:
       if constexpr (kSpeedLoops) {
         unit_stride_loop<Traits, 1u>(runs, op, is);
@@ -146,7 +147,8 @@ void cpu_loop_exact(const Runs& runs, Op& op, std::index_sequence<I...> is) {
         return;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   const int64_t* s = runs.strides;
   for (int64_t r = 0; r < runs.rows(); ++r) {
@@ -158,7 +160,8 @@ void cpu_loop_exact(const Runs& runs, Op& op, std::index_sequence<I...> is) {
 }
 
 template <typename Traits, typename Op, std::size_t... I>
-void cpu_loop_casting(const Runs& runs, Op& op, const ScalarType* dtypes, std::index_sequence<I...>) {
+void cpu_loop_casting(const Runs& runs, Op& op, const ScalarType* dtypes,
+                      std::index_sequence<I...>) {
   using R = typename Traits::result_type;
   const int64_t* s = runs.strides;
   for (int64_t r = 0; r < runs.rows(); ++r) {
@@ -251,7 +254,9 @@ void vec_unit_stride_loop(const Runs& runs, Op& op, VOp& vop, std::index_sequenc
 template <typename Traits, typename Op, typename VOp, std::size_t... I>
 void cpu_loop_vec(const Runs& runs, Op& op, VOp& vop, std::index_sequence<I...> is) {
   switch (unit_stride_pattern<Traits>(runs.strides, is)) {
-    case 0: vec_unit_stride_loop<Traits, 0u>(runs, op, vop, is); return;
+    case 0:
+      vec_unit_stride_loop<Traits, 0u>(runs, op, vop, is);
+      return;
     case 1:
       if constexpr (kSpeedLoops) {
         vec_unit_stride_loop<Traits, 1u>(runs, op, vop, is);
@@ -264,7 +269,8 @@ void cpu_loop_vec(const Runs& runs, Op& op, VOp& vop, std::index_sequence<I...> 
         return;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   cpu_loop_exact<Traits>(runs, op, is);
 }
@@ -316,9 +322,8 @@ void cpu_kernel(const TensorIteratorBase& iter, Op&& op) {
   SOPS_CHECK(iter.device_type(0) == DeviceType::CPU, "cpu_kernel: the output is on ",
              iter.device(0), ", not cpu");
   if (detail::dtypes_match<Traits>(iter, Indices{})) {
-    detail::for_each_maybe_parallel(iter, [&](detail::Runs runs) {
-      detail::cpu_loop_exact<Traits>(runs, op, Indices{});
-    });
+    detail::for_each_maybe_parallel(
+        iter, [&](detail::Runs runs) { detail::cpu_loop_exact<Traits>(runs, op, Indices{}); });
     return;
   }
   std::array<ScalarType, kMaxOperands> dtypes{};
@@ -350,14 +355,12 @@ void cpu_kernel_vec(const TensorIteratorBase& iter, Op&& op, VOp&& vop) {
   static_assert(detail::args_are_result_type<Traits>(Indices{}),
                 "cpu_kernel_vec: every argument must have the result's type");
   if (!detail::dtypes_match<Traits>(iter, Indices{}) || iter.noutputs() != 1 ||
-      iter.ninputs() != static_cast<int>(Traits::arity) ||
-      iter.device_type(0) != DeviceType::CPU) {
+      iter.ninputs() != static_cast<int>(Traits::arity) || iter.device_type(0) != DeviceType::CPU) {
     cpu_kernel(iter, std::forward<Op>(op));
     return;
   }
-  detail::for_each_maybe_parallel(iter, [&](detail::Runs runs) {
-    detail::cpu_loop_vec<Traits>(runs, op, vop, Indices{});
-  });
+  detail::for_each_maybe_parallel(
+      iter, [&](detail::Runs runs) { detail::cpu_loop_vec<Traits>(runs, op, vop, Indices{}); });
 }
 
 }  // namespace sops

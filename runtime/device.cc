@@ -26,9 +26,9 @@ Device::Device(std::string_view text) : type_(DeviceType::CPU), index_(-1) {
     int value = -1;
     const auto* end = index_part.data() + index_part.size();
     const auto [ptr, ec] = std::from_chars(index_part.data(), end, value);
-    SOPS_CHECK(ec == std::errc() && ptr == end && !index_part.empty() && value >= 0 &&
-                   value <= 32767,
-               "invalid device index in '", text, "' (expected a non-negative integer)");
+    SOPS_CHECK(
+        ec == std::errc() && ptr == end && !index_part.empty() && value >= 0 && value <= 32767,
+        "invalid device index in '", text, "' (expected a non-negative integer)");
     index_ = static_cast<Index>(value);
   }
 }

@@ -25,9 +25,12 @@ inline constexpr DeviceType kMeta = DeviceType::Meta;
 // "cpu", "cuda", "meta".
 constexpr std::string_view to_string(DeviceType t) {
   switch (t) {
-    case DeviceType::CPU: return "cpu";
-    case DeviceType::CUDA: return "cuda";
-    case DeviceType::Meta: return "meta";
+    case DeviceType::CPU:
+      return "cpu";
+    case DeviceType::CUDA:
+      return "cuda";
+    case DeviceType::Meta:
+      return "meta";
   }
   return "unknown";
 }

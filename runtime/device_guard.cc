@@ -21,8 +21,7 @@ DeviceGuardImpl* get_device_guard_impl(DeviceType type) {
 }
 
 DeviceGuardImpl* set_device_guard_impl(DeviceType type, DeviceGuardImpl* impl) {
-  return guard_registry()[static_cast<std::size_t>(type)].exchange(impl,
-                                                                   std::memory_order_acq_rel);
+  return guard_registry()[static_cast<std::size_t>(type)].exchange(impl, std::memory_order_acq_rel);
 }
 
 void check_same_device(std::string_view op, std::initializer_list<NamedTensorRef> tensors) {

@@ -30,9 +30,7 @@ enum class DispatchKey : uint8_t {
 inline constexpr int kNumDispatchKeys = 6;
 inline constexpr int kNumBackendKeys = 3;
 
-constexpr bool is_backend_key(DispatchKey k) {
-  return static_cast<int>(k) < kNumBackendKeys;
-}
+constexpr bool is_backend_key(DispatchKey k) { return static_cast<int>(k) < kNumBackendKeys; }
 
 // The backend key of tensors on a device type (same numbering as DeviceType).
 constexpr DispatchKey backend_key(DeviceType t) {
@@ -40,18 +38,24 @@ constexpr DispatchKey backend_key(DeviceType t) {
 }
 
 // The keys tried for a backend, in order.
-inline constexpr DispatchKey kFallbackKeys[] = {
-    DispatchKey::Common, DispatchKey::CompositeExplicitAutograd,
-    DispatchKey::CompositeImplicitAutograd};
+inline constexpr DispatchKey kFallbackKeys[] = {DispatchKey::Common,
+                                                DispatchKey::CompositeExplicitAutograd,
+                                                DispatchKey::CompositeImplicitAutograd};
 
 constexpr std::string_view to_string(DispatchKey k) {
   switch (k) {
-    case DispatchKey::CPU: return "CPU";
-    case DispatchKey::CUDA: return "CUDA";
-    case DispatchKey::Meta: return "Meta";
-    case DispatchKey::Common: return "Common";
-    case DispatchKey::CompositeExplicitAutograd: return "CompositeExplicitAutograd";
-    case DispatchKey::CompositeImplicitAutograd: return "CompositeImplicitAutograd";
+    case DispatchKey::CPU:
+      return "CPU";
+    case DispatchKey::CUDA:
+      return "CUDA";
+    case DispatchKey::Meta:
+      return "Meta";
+    case DispatchKey::Common:
+      return "Common";
+    case DispatchKey::CompositeExplicitAutograd:
+      return "CompositeExplicitAutograd";
+    case DispatchKey::CompositeImplicitAutograd:
+      return "CompositeImplicitAutograd";
   }
   return "Unknown";
 }

@@ -7,8 +7,8 @@ namespace {
 
 std::string name_of_schema(std::string_view schema) {
   const auto paren = schema.find('(');
-  SOPS_CHECK(paren != std::string_view::npos && paren > 0,
-             "invalid operator schema '", schema, "': expected 'name.overload(args) -> returns'");
+  SOPS_CHECK(paren != std::string_view::npos && paren > 0, "invalid operator schema '", schema,
+             "': expected 'name.overload(args) -> returns'");
   std::string_view name = schema.substr(0, paren);
   while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
   return std::string(name);
@@ -202,20 +202,19 @@ bool Dispatcher::register_kernel(std::string_view name, DispatchKey key, ErasedK
   OperatorEntry& entry = entry_locked(name);
   const auto k = static_cast<std::size_t>(key);
   if (entry.kernels_[k] != nullptr) {
-    entry.mark_clash(entry.kernel_libraries_[k], library,
-                     "a kernel for dispatch key " + std::string(to_string(key)) +
-                         " is registered twice");
+    entry.mark_clash(
+        entry.kernel_libraries_[k], library,
+        "a kernel for dispatch key " + std::string(to_string(key)) + " is registered twice");
     return false;
   }
   if (!entry.signature_.empty() && entry.signature_ != signature) {
     // The library the operator's kernels came from: its definer, else any kernel's.
     const auto& libs = entry.kernel_libraries_;
     const auto any = std::find_if(libs.begin(), libs.end(), [](auto* l) { return l != nullptr; });
-    entry.mark_clash(entry.definer_ != nullptr ? entry.definer_ : (any != libs.end() ? *any : nullptr),
-                     library,
-                     "kernel for " + std::string(to_string(key)) + " has signature " +
-                         std::string(signature) + ", but the operator's kernels have " +
-                         std::string(entry.signature_));
+    entry.mark_clash(
+        entry.definer_ != nullptr ? entry.definer_ : (any != libs.end() ? *any : nullptr), library,
+        "kernel for " + std::string(to_string(key)) + " has signature " + std::string(signature) +
+            ", but the operator's kernels have " + std::string(entry.signature_));
     return false;
   }
   entry.signature_ = signature;

@@ -4,9 +4,10 @@
 //
 // Registering (generated code, at static initialization):
 //   constexpr sops::KernelLibrary kLibrary{"aten_cpu", "ops/native_functions.yaml"};
-//   static const sops::RegisterOperator def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", kLibrary);
-//   static const sops::RegisterKernel k("add.Tensor", sops::DispatchKey::CPU, &wrapper_CPU_add_Tensor, kLibrary);
-//   static const sops::RegisterFallthrough f("add.Tensor", sops::DispatchKey::Common, sops::DispatchKey::CUDA);
+//   static const sops::RegisterOperator def("add.Tensor(Tensor self, Tensor other, *, Scalar
+//   alpha=1) -> Tensor", kLibrary); static const sops::RegisterKernel k("add.Tensor",
+//   sops::DispatchKey::CPU, &wrapper_CPU_add_Tensor, kLibrary); static const
+//   sops::RegisterFallthrough f("add.Tensor", sops::DispatchKey::Common, sops::DispatchKey::CUDA);
 // Each registrar undoes its registration when destroyed. Kernels are plain function
 // pointers; all kernels of one operator must have the same C++ signature.
 //

@@ -54,9 +54,9 @@ inline T load_as(const void* p, ScalarType dtype) {
 template <typename T>
 inline void store_as(void* p, ScalarType dtype, T v) {
   switch (dtype) {
-#define SOPS_CASE(cpp_type, name, str)                     \
-  case ScalarType::name:                                   \
-    *static_cast<cpp_type*>(p) = convert<cpp_type>(v);     \
+#define SOPS_CASE(cpp_type, name, str)                 \
+  case ScalarType::name:                               \
+    *static_cast<cpp_type*>(p) = convert<cpp_type>(v); \
     return;
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE

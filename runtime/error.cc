@@ -55,8 +55,12 @@ void Error::refresh_what() {
 void ErrorScope::apply(Error& error) const {
   for (const ErrorScope* s = this; s != nullptr; s = s->outer_) {
     switch (s->kind_) {
-      case Kind::Operator: error.with_operator(s->text_); break;
-      case Kind::Argument: error.with_argument(s->text_); break;
+      case Kind::Operator:
+        error.with_operator(s->text_);
+        break;
+      case Kind::Argument:
+        error.with_argument(s->text_);
+        break;
       case Kind::Prefix: {
         std::string prefix;
         s->describe_(s->data_, prefix);
@@ -92,13 +96,27 @@ namespace detail {
 
 void MessagePart::stream(std::ostream& os) const {
   switch (kind_) {
-    case Kind::Chars: os << chars_; break;
-    case Kind::View: os << view_; break;
-    case Kind::Char: os << char_; break;
-    case Kind::Signed: os << signed_; break;
-    case Kind::Unsigned: os << unsigned_; break;
-    case Kind::Double: os << double_; break;
-    case Kind::Other: other_.stream(os, other_.value); break;
+    case Kind::Chars:
+      os << chars_;
+      break;
+    case Kind::View:
+      os << view_;
+      break;
+    case Kind::Char:
+      os << char_;
+      break;
+    case Kind::Signed:
+      os << signed_;
+      break;
+    case Kind::Unsigned:
+      os << unsigned_;
+      break;
+    case Kind::Double:
+      os << double_;
+      break;
+    case Kind::Other:
+      other_.stream(os, other_.value);
+      break;
   }
 }
 
@@ -123,8 +141,7 @@ void fail(const Error& error) {
   std::_Exit(1);
 }
 
-void raise_check_failure(const char* condition, std::string message,
-                         std::string_view argument) {
+void raise_check_failure(const char* condition, std::string message, std::string_view argument) {
   if (message.empty()) {  // (a condition is "" where the check's parts made an empty message)
     message = *condition != '\0'
                   ? std::string("expected ") + condition + " to be true, but got false"
@@ -135,8 +152,8 @@ void raise_check_failure(const char* condition, std::string message,
 
 void raise_internal_failure(const char* file, int line, const char* condition,
                             std::string message) {
-  std::string text = std::string("internal error (a bug in sops, please report it): ") +
-                     condition + " failed at " + file + ":" + std::to_string(line);
+  std::string text = std::string("internal error (a bug in sops, please report it): ") + condition +
+                     " failed at " + file + ":" + std::to_string(line);
   if (!message.empty()) {
     text += ": ";
     text += message;

@@ -287,10 +287,10 @@ std::string str(const Args&... args) {
 // SOPS_INTERNAL_ASSERT(cond, parts...): a broken invariant of the runtime itself (a
 // bug, not a user mistake). Still raises sops::Error; the message says so and names
 // the source location.
-#define SOPS_INTERNAL_ASSERT(cond, ...)                                              \
-  do {                                                                               \
-    if (SOPS_UNLIKELY(!(cond))) {                                                    \
-      ::sops::detail::raise_internal_failure(__FILE__, __LINE__, #cond,              \
-                                             ::sops::detail::str(__VA_ARGS__));      \
-    }                                                                                \
+#define SOPS_INTERNAL_ASSERT(cond, ...)                                         \
+  do {                                                                          \
+    if (SOPS_UNLIKELY(!(cond))) {                                               \
+      ::sops::detail::raise_internal_failure(__FILE__, __LINE__, #cond,         \
+                                             ::sops::detail::str(__VA_ARGS__)); \
+    }                                                                           \
   } while (false)

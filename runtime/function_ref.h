@@ -15,14 +15,12 @@ class FunctionRef;
 template <typename R, typename... Args>
 class FunctionRef<R(Args...)> {
  public:
-  template <typename F, typename = std::enable_if_t<
-                            !std::is_same_v<std::decay_t<F>, FunctionRef> &&
-                            std::is_invocable_r_v<R, F&, Args...>>>
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef> &&
+                                                    std::is_invocable_r_v<R, F&, Args...>>>
   FunctionRef(F&& f)  // NOLINT: implicit from any callable
       : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
         callback_([](void* object, Args... args) -> R {
-          return (*static_cast<std::remove_reference_t<F>*>(object))(
-              std::forward<Args>(args)...);
+          return (*static_cast<std::remove_reference_t<F>*>(object))(std::forward<Args>(args)...);
         }) {}
 
   R operator()(Args... args) const { return callback_(object_, std::forward<Args>(args)...); }

@@ -186,8 +186,8 @@ void Generator::set_state(const std::vector<uint8_t>& bytes) const {
   Mt19937 engine(0);
   const uint64_t seed = r.u64();
   const uint32_t index = r.u32();
-  SOPS_CHECK_ARG(index <= Mt19937::kN, "state", "corrupt Generator state: engine position ",
-                 index, " is past ", Mt19937::kN);
+  SOPS_CHECK_ARG(index <= Mt19937::kN, "state", "corrupt Generator state: engine position ", index,
+                 " is past ", Mt19937::kN);
   engine.index() = index;
   for (uint32_t& word : engine.words()) word = r.u32();
   const uint8_t has_float = r.u8();

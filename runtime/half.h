@@ -87,7 +87,8 @@ struct Half {
   using from_bits = FromBits;
   Half() = default;
   SOPS_HOST_DEVICE constexpr Half(uint16_t bits, FromBits) : x(bits) {}
-  SOPS_HOST_DEVICE Half(float value) : x(detail::float_to_half_bits(value)) {}  // NOLINT: implicit by design
+  SOPS_HOST_DEVICE Half(float value)
+      : x(detail::float_to_half_bits(value)) {}  // NOLINT: implicit by design
   SOPS_HOST_DEVICE operator float() const { return detail::half_bits_to_float(x); }  // NOLINT
 };
 
@@ -97,7 +98,7 @@ struct BFloat16 {
   using from_bits = FromBits;
   BFloat16() = default;
   SOPS_HOST_DEVICE constexpr BFloat16(uint16_t bits, FromBits) : x(bits) {}
-  SOPS_HOST_DEVICE BFloat16(float value) : x(detail::float_to_bfloat16_bits(value)) {}  // NOLINT
+  SOPS_HOST_DEVICE BFloat16(float value) : x(detail::float_to_bfloat16_bits(value)) {}   // NOLINT
   SOPS_HOST_DEVICE operator float() const { return detail::bfloat16_bits_to_float(x); }  // NOLINT
 };
 

@@ -16,8 +16,8 @@ std::string duplicate_operator_message(std::string_view op, const KernelLibrary&
   const std::string_view base = colons == std::string_view::npos ? op : op.substr(colons + 2);
   return "registered by two libraries: " + describe(first) + " and " + describe(second) +
          ". Operator names are global to a process: declare one library's operators in a "
-         "namespace of its own (e.g. `func: my_ops::" + std::string(base) +
-         "(...)` in its yaml), or link only one of them";
+         "namespace of its own (e.g. `func: my_ops::" +
+         std::string(base) + "(...)` in its yaml), or link only one of them";
 }
 
 }  // namespace sops

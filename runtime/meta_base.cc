@@ -12,8 +12,7 @@ void MetaBase::set_output_strided(int64_t output_idx, IntArrayRef sizes, IntArra
   set_output_raw_strided(output_idx, sizes, strides, options);
 }
 
-void MetaBase::set_output_contiguous(int64_t output_idx, IntArrayRef sizes,
-                                     TensorOptions options) {
+void MetaBase::set_output_contiguous(int64_t output_idx, IntArrayRef sizes, TensorOptions options) {
   const DimVector strides = contiguous_strides(sizes);
   set_output_strided(output_idx, sizes, strides, options);
 }
@@ -23,13 +22,13 @@ Tensor create_out(IntArrayRef sizes, IntArrayRef strides, TensorOptions options)
   return empty_strided(sizes, strides, options);
 }
 
-void resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef strides,
-                TensorOptions options, std::string_view argument) {
+void resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef strides, TensorOptions options,
+                std::string_view argument) {
   SOPS_CHECK_ARG(out.defined(), argument, "expected a tensor but got an undefined one");
-  SOPS_CHECK_ARG(options.dtype() == out.scalar_type(), argument, "expected dtype ",
-                 options.dtype(), " but got ", out.scalar_type());
-  SOPS_CHECK_ARG(devices_compatible(options.device(), out.device()), argument,
-                 "expected device ", options.device(), " but got ", out.device());
+  SOPS_CHECK_ARG(options.dtype() == out.scalar_type(), argument, "expected dtype ", options.dtype(),
+                 " but got ", out.scalar_type());
+  SOPS_CHECK_ARG(devices_compatible(options.device(), out.device()), argument, "expected device ",
+                 options.device(), " but got ", out.device());
   if (out.sizes() == sizes) return;
   if (strides.empty()) {
     out.resize_(sizes);

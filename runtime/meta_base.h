@@ -80,8 +80,8 @@ Tensor create_out(IntArrayRef sizes, IntArrayRef strides, TensorOptions options)
 // and device ("expected dtype float32 but got int64"), then resizes it when its
 // sizes differ, giving it `strides` (empty: contiguous). An out tensor whose sizes
 // already match keeps its strides.
-void resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef strides,
-                TensorOptions options, std::string_view argument = "out");
+void resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef strides, TensorOptions options,
+                std::string_view argument = "out");
 
 // Inplace variants: the result must have self's sizes, dtype and device.
 void check_inplace(const Tensor& self, IntArrayRef sizes, TensorOptions options,

@@ -82,31 +82,42 @@ inline constexpr QScheme kPerTensorAffine = QScheme::PER_TENSOR_AFFINE;
 inline constexpr QScheme kPerChannelAffine = QScheme::PER_CHANNEL_AFFINE;
 inline constexpr QScheme kPerTensorSymmetric = QScheme::PER_TENSOR_SYMMETRIC;
 inline constexpr QScheme kPerChannelSymmetric = QScheme::PER_CHANNEL_SYMMETRIC;
-inline constexpr QScheme kPerChannelAffineFloatQParams =
-    QScheme::PER_CHANNEL_AFFINE_FLOAT_QPARAMS;
+inline constexpr QScheme kPerChannelAffineFloatQParams = QScheme::PER_CHANNEL_AFFINE_FLOAT_QPARAMS;
 
 // PyTorch's spelling in messages (c10's operator<<): "Strided", "Sparse", "SparseCsr",
 // ...; "Contiguous", "ChannelsLast", ...
 constexpr std::string_view to_string(Layout layout) {
   switch (layout) {
-    case Layout::Strided: return "Strided";
-    case Layout::Sparse: return "Sparse";
-    case Layout::SparseCsr: return "SparseCsr";
-    case Layout::SparseCsc: return "SparseCsc";
-    case Layout::SparseBsr: return "SparseBsr";
-    case Layout::SparseBsc: return "SparseBsc";
-    case Layout::Mkldnn: return "Mkldnn";
-    case Layout::Jagged: return "Jagged";
+    case Layout::Strided:
+      return "Strided";
+    case Layout::Sparse:
+      return "Sparse";
+    case Layout::SparseCsr:
+      return "SparseCsr";
+    case Layout::SparseCsc:
+      return "SparseCsc";
+    case Layout::SparseBsr:
+      return "SparseBsr";
+    case Layout::SparseBsc:
+      return "SparseBsc";
+    case Layout::Mkldnn:
+      return "Mkldnn";
+    case Layout::Jagged:
+      return "Jagged";
   }
   return "Unknown";
 }
 
 constexpr std::string_view to_string(MemoryFormat format) {
   switch (format) {
-    case MemoryFormat::Contiguous: return "Contiguous";
-    case MemoryFormat::Preserve: return "Preserve";
-    case MemoryFormat::ChannelsLast: return "ChannelsLast";
-    case MemoryFormat::ChannelsLast3d: return "ChannelsLast3d";
+    case MemoryFormat::Contiguous:
+      return "Contiguous";
+    case MemoryFormat::Preserve:
+      return "Preserve";
+    case MemoryFormat::ChannelsLast:
+      return "ChannelsLast";
+    case MemoryFormat::ChannelsLast3d:
+      return "ChannelsLast3d";
   }
   return "Unknown";
 }
@@ -114,11 +125,16 @@ constexpr std::string_view to_string(MemoryFormat format) {
 // PyTorch's names: "per_tensor_affine", "per_channel_affine", ...
 constexpr std::string_view to_string(QScheme scheme) {
   switch (scheme) {
-    case QScheme::PER_TENSOR_AFFINE: return "per_tensor_affine";
-    case QScheme::PER_CHANNEL_AFFINE: return "per_channel_affine";
-    case QScheme::PER_TENSOR_SYMMETRIC: return "per_tensor_symmetric";
-    case QScheme::PER_CHANNEL_SYMMETRIC: return "per_channel_symmetric";
-    case QScheme::PER_CHANNEL_AFFINE_FLOAT_QPARAMS: return "per_channel_affine_float_qparams";
+    case QScheme::PER_TENSOR_AFFINE:
+      return "per_tensor_affine";
+    case QScheme::PER_CHANNEL_AFFINE:
+      return "per_channel_affine";
+    case QScheme::PER_TENSOR_SYMMETRIC:
+      return "per_tensor_symmetric";
+    case QScheme::PER_CHANNEL_SYMMETRIC:
+      return "per_channel_symmetric";
+    case QScheme::PER_CHANNEL_AFFINE_FLOAT_QPARAMS:
+      return "per_channel_affine_float_qparams";
   }
   return "unknown";
 }

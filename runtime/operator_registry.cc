@@ -17,33 +17,50 @@ using Kind = TypeSchema::Kind;
 
 bool accepts_element(Kind kind, Tag tag) {
   switch (kind) {
-    case Kind::Tensor: return tag == Tag::Tensor;
-    case Kind::Int: return tag == Tag::Int;
-    case Kind::Float: return tag == Tag::Double || tag == Tag::Int;
-    case Kind::Bool: return tag == Tag::Bool;
-    case Kind::Str: return tag == Tag::String;
+    case Kind::Tensor:
+      return tag == Tag::Tensor;
+    case Kind::Int:
+      return tag == Tag::Int;
+    case Kind::Float:
+      return tag == Tag::Double || tag == Tag::Int;
+    case Kind::Bool:
+      return tag == Tag::Bool;
+    case Kind::Str:
+      return tag == Tag::String;
     case Kind::Scalar:
       return tag == Tag::Scalar || tag == Tag::Int || tag == Tag::Double || tag == Tag::Bool;
-    case Kind::ScalarType: return tag == Tag::ScalarType || tag == Tag::Int;
-    case Kind::Layout: return tag == Tag::Layout || tag == Tag::Int;
-    case Kind::Device: return tag == Tag::Device || tag == Tag::String;
-    case Kind::MemoryFormat: return tag == Tag::MemoryFormat || tag == Tag::Int;
-    case Kind::Generator: return tag == Tag::Generator;
-    case Kind::Other: return true;
+    case Kind::ScalarType:
+      return tag == Tag::ScalarType || tag == Tag::Int;
+    case Kind::Layout:
+      return tag == Tag::Layout || tag == Tag::Int;
+    case Kind::Device:
+      return tag == Tag::Device || tag == Tag::String;
+    case Kind::MemoryFormat:
+      return tag == Tag::MemoryFormat || tag == Tag::Int;
+    case Kind::Generator:
+      return tag == Tag::Generator;
+    case Kind::Other:
+      return true;
   }
   return false;
 }
 
 bool accepts_list(const TypeSchema& t, Tag tag) {
   switch (t.kind) {
-    case Kind::Int: return tag == Tag::IntList || (t.size > 0 && tag == Tag::Int);
-    case Kind::Float: return tag == Tag::DoubleList || tag == Tag::IntList;
-    case Kind::Bool: return tag == Tag::BoolList;
+    case Kind::Int:
+      return tag == Tag::IntList || (t.size > 0 && tag == Tag::Int);
+    case Kind::Float:
+      return tag == Tag::DoubleList || tag == Tag::IntList;
+    case Kind::Bool:
+      return tag == Tag::BoolList;
     case Kind::Tensor:
       return tag == Tag::TensorList || (t.elem_optional && tag == Tag::OptionalTensorList);
-    case Kind::Scalar: return tag == Tag::ScalarList;
-    case Kind::Other: return true;
-    default: return false;
+    case Kind::Scalar:
+      return tag == Tag::ScalarList;
+    case Kind::Other:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -72,18 +89,30 @@ bool TypeSchema::accepts(const Value& v) const {
 
 Value DefaultValue::to_value() const {
   switch (kind) {
-    case Kind::None: return Value();
-    case Kind::Int: return Value(i);
-    case Kind::Double: return Value(d);
-    case Kind::Bool: return Value(i != 0);
-    case Kind::String: return Value(string());
-    case Kind::IntList: return Value(list_of<int64_t>(data, n));
-    case Kind::DoubleList: return Value(list_of<double>(data, n));
-    case Kind::BoolList: return Value(list_of<bool>(data, n));
-    case Kind::ScalarType: return Value(static_cast<ScalarType>(i));
-    case Kind::Layout: return Value(static_cast<Layout>(i));
-    case Kind::Device: return Value(Device(static_cast<DeviceType>(i), device_index));
-    case Kind::MemoryFormat: return Value(static_cast<MemoryFormat>(i));
+    case Kind::None:
+      return Value();
+    case Kind::Int:
+      return Value(i);
+    case Kind::Double:
+      return Value(d);
+    case Kind::Bool:
+      return Value(i != 0);
+    case Kind::String:
+      return Value(string());
+    case Kind::IntList:
+      return Value(list_of<int64_t>(data, n));
+    case Kind::DoubleList:
+      return Value(list_of<double>(data, n));
+    case Kind::BoolList:
+      return Value(list_of<bool>(data, n));
+    case Kind::ScalarType:
+      return Value(static_cast<ScalarType>(i));
+    case Kind::Layout:
+      return Value(static_cast<Layout>(i));
+    case Kind::Device:
+      return Value(Device(static_cast<DeviceType>(i), device_index));
+    case Kind::MemoryFormat:
+      return Value(static_cast<MemoryFormat>(i));
   }
   return Value();
 }
@@ -218,7 +247,8 @@ void OperatorRegistry::register_kernels(const KernelLibrary& library,
         raise(Error(detail::str("register_kernels(", library.name,
                                 "): a row of its table has no schema or no kernel")));
       }
-      const auto [it, fresh] = operators_.emplace(k.schema->full_name, RegisteredOperator(k, owner));
+      const auto [it, fresh] =
+          operators_.emplace(k.schema->full_name, RegisteredOperator(k, owner));
       if (!fresh) {
         const KernelLibrary first = *it->second.library_;  // a copy: undo() may free it
         undo();

@@ -46,7 +46,16 @@ namespace sops {
 // `Tensor?[]` is {Tensor, elem_optional, list}.
 struct TypeSchema {
   enum class Kind : uint8_t {
-    Tensor, Int, Float, Bool, Str, Scalar, ScalarType, Layout, Device, MemoryFormat,
+    Tensor,
+    Int,
+    Float,
+    Bool,
+    Str,
+    Scalar,
+    ScalarType,
+    Layout,
+    Device,
+    MemoryFormat,
     Generator,
     Other,  // a type values cannot hold (Stream, Storage, Dimname, ...)
   };
@@ -55,7 +64,7 @@ struct TypeSchema {
   bool elem_optional = false;  // the elements of a list are optional (`Tensor?[]`)
   bool list = false;
   bool optional = false;
-  int32_t size = 0;  // a list's fixed length (`int[2]`), 0 if any
+  int32_t size = 0;       // a list's fixed length (`int[2]`), 0 if any
   std::string_view text;  // as the schema spells it ("SymInt[1]?")
 
   // Whether a value can be passed for this type (an int for a float or Scalar, ...).
@@ -66,8 +75,18 @@ struct TypeSchema {
 // the argument out). 32 bytes: generated tables hold one per argument.
 struct DefaultValue {
   enum class Kind : uint8_t {
-    None, Int, Double, Bool, String, IntList, DoubleList, BoolList, ScalarType, Layout,
-    Device, MemoryFormat,
+    None,
+    Int,
+    Double,
+    Bool,
+    String,
+    IntList,
+    DoubleList,
+    BoolList,
+    ScalarType,
+    Layout,
+    Device,
+    MemoryFormat,
   };
   Kind kind = Kind::None;
   int16_t device_index = -1;  // Device
@@ -96,7 +115,9 @@ struct DefaultValue {
   static constexpr DefaultValue of_bools(const bool* v, std::size_t n) {
     return {Kind::BoolList, 0, v, n};
   }
-  static constexpr DefaultValue of(ScalarType v) { return {Kind::ScalarType, static_cast<int64_t>(v)}; }
+  static constexpr DefaultValue of(ScalarType v) {
+    return {Kind::ScalarType, static_cast<int64_t>(v)};
+  }
   static constexpr DefaultValue of(Layout v) { return {Kind::Layout, static_cast<int64_t>(v)}; }
   static constexpr DefaultValue of(MemoryFormat v) {
     return {Kind::MemoryFormat, static_cast<int64_t>(v)};
@@ -204,7 +225,8 @@ class OperatorRegistry {
     register_kernels(library, {kernels});
   }
   // The same for a library whose table is in several parts (one per generated shard).
-  void register_kernels(const KernelLibrary& library, std::initializer_list<ArrayRef<Kernel>> tables);
+  void register_kernels(const KernelLibrary& library,
+                        std::initializer_list<ArrayRef<Kernel>> tables);
 
   // The operator "namespace::name.overload" ("aten::relu" for a default overload), or
   // nullptr. `find_or_throw` throws a sops::Error naming it (and close names) instead.

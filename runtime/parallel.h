@@ -12,8 +12,9 @@
 // has finished.
 //
 // Threads: set_num_threads(n), else the environment variable SOPS_NUM_THREADS (a positive
-// integer; anything else is ignored), else every core the machine has (std::thread::hardware_concurrency). Like libtorch's
-// at::set_num_threads; the pool is made on the first parallel call.
+// integer; anything else is ignored), else every core the machine has
+// (std::thread::hardware_concurrency). Like libtorch's at::set_num_threads; the pool is made on the
+// first parallel call.
 #pragma once
 
 #include <cstdint>

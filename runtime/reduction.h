@@ -24,9 +24,12 @@ struct Reduction {
 // "unknown" for any other value.
 constexpr std::string_view to_string(Reduction::Value reduction) {
   switch (reduction) {
-    case Reduction::None: return "none";
-    case Reduction::Mean: return "mean";
-    case Reduction::Sum: return "sum";
+    case Reduction::None:
+      return "none";
+    case Reduction::Mean:
+      return "mean";
+    case Reduction::Sum:
+      return "sum";
   }
   return "unknown";
 }

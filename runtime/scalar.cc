@@ -21,18 +21,24 @@ Scalar Scalar::operator-() const {
 bool Scalar::equal(const Scalar& other) const {
   if (kind_ != other.kind_) return false;
   switch (kind_) {
-    case Kind::Bool: return v_.b == other.v_.b;
-    case Kind::Integral: return v_.i == other.v_.i;
-    case Kind::Floating: break;
+    case Kind::Bool:
+      return v_.b == other.v_.b;
+    case Kind::Integral:
+      return v_.i == other.v_.i;
+    case Kind::Floating:
+      break;
   }
   return v_.d == other.v_.d;
 }
 
 std::string Scalar::str() const {
   switch (kind_) {
-    case Kind::Bool: return v_.b ? "true" : "false";
-    case Kind::Integral: return std::to_string(v_.i);
-    case Kind::Floating: break;
+    case Kind::Bool:
+      return v_.b ? "true" : "false";
+    case Kind::Integral:
+      return std::to_string(v_.i);
+    case Kind::Floating:
+      break;
   }
   std::ostringstream os;
   os.precision(17);

@@ -48,9 +48,12 @@ class Scalar {
   // The dtype a tensor made from this scalar has: bool, int64 or float64.
   ScalarType type() const {
     switch (kind_) {
-      case Kind::Bool: return ScalarType::Bool;
-      case Kind::Integral: return ScalarType::Long;
-      case Kind::Floating: break;
+      case Kind::Bool:
+        return ScalarType::Bool;
+      case Kind::Integral:
+        return ScalarType::Long;
+      case Kind::Floating:
+        break;
     }
     return ScalarType::Double;
   }
@@ -75,9 +78,12 @@ class Scalar {
   template <typename T>
   T to_unchecked() const {
     switch (kind_) {
-      case Kind::Bool: return convert<T>(v_.b);
-      case Kind::Integral: return convert<T>(v_.i);
-      case Kind::Floating: break;
+      case Kind::Bool:
+        return convert<T>(v_.b);
+      case Kind::Integral:
+        return convert<T>(v_.i);
+      case Kind::Floating:
+        break;
     }
     return convert<T>(v_.d);
   }
@@ -110,13 +116,13 @@ class Scalar {
       bool fits;
       if constexpr (std::is_floating_point_v<V>) {
         // [min, max + 1), both ends exact powers of two (or 0) in double.
-        fits = v >= static_cast<double>(L::min()) &&
-               v < static_cast<double>(L::max() / 2 + 1) * 2.0;
+        fits =
+            v >= static_cast<double>(L::min()) && v < static_cast<double>(L::max() / 2 + 1) * 2.0;
       } else {
         fits = (L::is_signed || v >= 0) &&
-               (!L::is_signed ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(L::max())
-                              : v >= static_cast<int64_t>(L::min()) &&
-                                    v <= static_cast<int64_t>(L::max()));
+               (!L::is_signed
+                    ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(L::max())
+                    : v >= static_cast<int64_t>(L::min()) && v <= static_cast<int64_t>(L::max()));
       }
       if (!fits) throw_overflow(scalar_type_of<T>);
     } else {

@@ -46,7 +46,7 @@ namespace sops {
 enum class ScalarType : int8_t {
 #define SOPS_DEFINE_ENUMERATOR(cpp_type, name, str) name,
   SOPS_FORALL_SCALAR_TYPES(SOPS_DEFINE_ENUMERATOR)
-  SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_DEFINE_ENUMERATOR)
+      SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_DEFINE_ENUMERATOR)
 #undef SOPS_DEFINE_ENUMERATOR
   // "No type": the dtype of nothing. Never the dtype of a tensor.
   Undefined,
@@ -117,20 +117,30 @@ constexpr std::string_view to_string(ScalarType t) {
 // for the names-only types, which have no sops element type.
 constexpr std::string_view cpp_type_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Byte: return "uint8_t";
-    case ScalarType::Char: return "int8_t";
-    case ScalarType::Int: return "int32_t";
-    case ScalarType::Long: return "int64_t";
-    case ScalarType::Half: return "sops::Half";
-    case ScalarType::Float: return "float";
-    case ScalarType::Double: return "double";
-    case ScalarType::Bool: return "bool";
-    case ScalarType::BFloat16: return "sops::BFloat16";
+    case ScalarType::Byte:
+      return "uint8_t";
+    case ScalarType::Char:
+      return "int8_t";
+    case ScalarType::Int:
+      return "int32_t";
+    case ScalarType::Long:
+      return "int64_t";
+    case ScalarType::Half:
+      return "sops::Half";
+    case ScalarType::Float:
+      return "float";
+    case ScalarType::Double:
+      return "double";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::BFloat16:
+      return "sops::BFloat16";
     case ScalarType::Short:
     case ScalarType::ComplexHalf:
     case ScalarType::ComplexFloat:
     case ScalarType::ComplexDouble:
-    case ScalarType::Undefined: break;
+    case ScalarType::Undefined:
+      break;
   }
   return "void";
 }
@@ -185,10 +195,10 @@ template <typename T>
 struct CppTypeToScalarType {
   static constexpr ScalarType value = ScalarType::Undefined;
 };
-#define SOPS_SPECIALIZE_CPP_TO_SCALAR(cpp_type, name, str)   \
-  template <>                                                \
-  struct CppTypeToScalarType<cpp_type> {                     \
-    static constexpr ScalarType value = ScalarType::name;    \
+#define SOPS_SPECIALIZE_CPP_TO_SCALAR(cpp_type, name, str) \
+  template <>                                              \
+  struct CppTypeToScalarType<cpp_type> {                   \
+    static constexpr ScalarType value = ScalarType::name;  \
   };
 SOPS_FORALL_SCALAR_TYPES(SOPS_SPECIALIZE_CPP_TO_SCALAR)
 #undef SOPS_SPECIALIZE_CPP_TO_SCALAR

@@ -42,7 +42,8 @@ struct DeviceMask {
 };
 
 inline void collect(DeviceMask& m, const Tensor& t) {
-  if (t.defined()) m.tensors |= static_cast<uint8_t>(1u << static_cast<unsigned>(t.device().type()));
+  if (t.defined())
+    m.tensors |= static_cast<uint8_t>(1u << static_cast<unsigned>(t.device().type()));
 }
 inline void collect(DeviceMask& m, const std::optional<Tensor>& t) {
   if (t.has_value()) collect(m, *t);
@@ -69,7 +70,8 @@ inline void collect(DeviceMask& /*m*/, const T& /*value*/) {}
 // for operator `op` ("add.Tensor"); `device_mask` has a bit per DeviceType.
 [[noreturn]] void throw_mixed_devices(std::string_view op, uint8_t device_mask);
 // "no kernel for dispatch key CUDA; registered: CPU, Meta", for operator `op`.
-[[noreturn]] void throw_no_kernel(std::string_view op, DispatchKey key, std::string_view registered);
+[[noreturn]] void throw_no_kernel(std::string_view op, DispatchKey key,
+                                  std::string_view registered);
 
 // The backend key (CPU, CUDA or Meta) a call of `op` with these arguments selects.
 template <typename... Args>

@@ -11,7 +11,8 @@
 namespace sops {
 
 void StorageImpl::resize(std::size_t new_nbytes) {
-  SOPS_CHECK(resizable(), "trying to resize storage that is not resizable (memory from "
+  SOPS_CHECK(resizable(),
+             "trying to resize storage that is not resizable (memory from "
              "outside sops cannot grow)");
   if (new_nbytes == nbytes_) return;
   // A backend allocates on its current device: make this storage's current for it.

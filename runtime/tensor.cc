@@ -11,16 +11,16 @@ namespace {
 
 void check_view_fits(const TensorImpl& impl, IntArrayRef sizes, IntArrayRef strides,
                      int64_t offset) {
-  SOPS_CHECK(sizes.size() == strides.size(), "as_strided: sizes ", sizes, " and strides ",
-             strides, " have different lengths");
+  SOPS_CHECK(sizes.size() == strides.size(), "as_strided: sizes ", sizes, " and strides ", strides,
+             " have different lengths");
   for (const int64_t s : strides) {
     SOPS_CHECK(s >= 0, "as_strided: negative strides are not supported, got ", strides);
   }
   SOPS_CHECK(offset >= 0, "as_strided: negative storage offset ", offset);
   const std::size_t needed =
       required_storage_nbytes(sizes, strides, element_size(impl.dtype()), offset);
-  SOPS_CHECK(needed <= impl.storage().nbytes(), "as_strided: sizes ", sizes, ", strides ",
-             strides, " and storage offset ", offset, " need ", needed,
+  SOPS_CHECK(needed <= impl.storage().nbytes(), "as_strided: sizes ", sizes, ", strides ", strides,
+             " and storage offset ", offset, " need ", needed,
              " bytes of storage, but the storage holds ", impl.storage().nbytes());
 }
 
@@ -52,8 +52,7 @@ Device device_of_storage(const Storage& storage, TensorOptions options) {
   return from_storage ? storage.device() : options.device();
 }
 
-Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides,
-                   TensorOptions options) {
+Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
   const Device device = device_of_storage(storage, options);
   auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), device);
   impl->set_sizes_and_strides(sizes, strides, 0);
@@ -63,8 +62,9 @@ Tensor make_tensor(Storage storage, IntArrayRef sizes, IntArrayRef strides,
 }  // namespace
 
 void Tensor::throw_undefined() {
-  raise(Error("this tensor is undefined (a default-constructed Tensor or an absent "
-              "optional argument)"));
+  raise(
+      Error("this tensor is undefined (a default-constructed Tensor or an absent "
+            "optional argument)"));
 }
 
 void Tensor::throw_element_type(ScalarType requested) const {
@@ -109,13 +109,12 @@ const Tensor& Tensor::resize_(IntArrayRef sizes) const {
   TensorImpl& self = mutable_impl();
   if (self.sizes() == sizes) return *this;
   const int64_t numel = checked_numel(sizes);
-  const std::size_t needed =
-      numel == 0 ? 0
-                 : static_cast<std::size_t>(numel + self.storage_offset()) *
-                       sops::element_size(self.dtype());
+  const std::size_t needed = numel == 0 ? 0
+                                        : static_cast<std::size_t>(numel + self.storage_offset()) *
+                                              sops::element_size(self.dtype());
   if (needed > self.storage().nbytes()) {
-    SOPS_CHECK(self.storage().resizable(), "cannot resize a tensor of sizes ", self.sizes(),
-               " to ", sizes, ": its memory is not resizable (it came from outside sops)");
+    SOPS_CHECK(self.storage().resizable(), "cannot resize a tensor of sizes ", self.sizes(), " to ",
+               sizes, ": its memory is not resizable (it came from outside sops)");
     self.storage().resize(needed);
   }
   self.set_sizes_contiguous(sizes);
@@ -125,8 +124,7 @@ const Tensor& Tensor::resize_(IntArrayRef sizes) const {
 std::string Tensor::str() const {
   if (!defined()) return "Tensor(undefined)";
   std::ostringstream os;
-  os << "Tensor(sizes=" << sizes() << ", dtype=" << scalar_type() << ", device=" << device()
-     << ")";
+  os << "Tensor(sizes=" << sizes() << ", dtype=" << scalar_type() << ", device=" << device() << ")";
   return os.str();
 }
 
@@ -141,7 +139,8 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
   const std::size_t itemsize = element_size(options.dtype());
   int64_t numel = 1;
   bool valid = is_tensor_dtype(options.dtype());
-  for (const int64_t s : sizes) valid = valid && s >= 0 && !__builtin_mul_overflow(numel, s, &numel);
+  for (const int64_t s : sizes)
+    valid = valid && s >= 0 && !__builtin_mul_overflow(numel, s, &numel);
   int64_t nbytes = 0;
   valid = valid && !__builtin_mul_overflow(numel, static_cast<int64_t>(itemsize), &nbytes);
   if (SOPS_UNLIKELY(!valid)) return empty_strided(sizes, contiguous_strides(sizes), options);
@@ -182,9 +181,15 @@ Tensor scalar_to_tensor(const Scalar& s, Device device) {
   Tensor t = empty({}, TensorOptions(s.type()).device(device));
   if (device.is_cpu()) {
     switch (s.kind()) {
-      case Scalar::Kind::Bool: *t.data_ptr<bool>() = s.to_unchecked<bool>(); break;
-      case Scalar::Kind::Integral: *t.data_ptr<int64_t>() = s.to_unchecked<int64_t>(); break;
-      case Scalar::Kind::Floating: *t.data_ptr<double>() = s.to_unchecked<double>(); break;
+      case Scalar::Kind::Bool:
+        *t.data_ptr<bool>() = s.to_unchecked<bool>();
+        break;
+      case Scalar::Kind::Integral:
+        *t.data_ptr<int64_t>() = s.to_unchecked<int64_t>();
+        break;
+      case Scalar::Kind::Floating:
+        *t.data_ptr<double>() = s.to_unchecked<double>();
+        break;
     }
   }
   return t;

@@ -36,8 +36,8 @@ int64_t checked_numel(IntArrayRef sizes) {
   return n;
 }
 
-std::size_t required_storage_nbytes(IntArrayRef sizes, IntArrayRef strides,
-                                    std::size_t itemsize, int64_t storage_offset) {
+std::size_t required_storage_nbytes(IntArrayRef sizes, IntArrayRef strides, std::size_t itemsize,
+                                    int64_t storage_offset) {
   SOPS_CHECK(sizes.size() == strides.size(), "sizes ", sizes, " and strides ", strides,
              " have different lengths");
   int64_t last = storage_offset;  // index of the last element, in elements
@@ -52,8 +52,8 @@ std::size_t required_storage_nbytes(IntArrayRef sizes, IntArrayRef strides,
                "sizes ", sizes, " with strides ", strides, " overflow int64");
   }
   int64_t nbytes = 0;
-  SOPS_CHECK(!__builtin_mul_overflow(last + 1, static_cast<int64_t>(itemsize), &nbytes),
-             "sizes ", sizes, " with strides ", strides, " need more bytes than int64 counts");
+  SOPS_CHECK(!__builtin_mul_overflow(last + 1, static_cast<int64_t>(itemsize), &nbytes), "sizes ",
+             sizes, " with strides ", strides, " need more bytes than int64 counts");
   return static_cast<std::size_t>(nbytes);
 }
 

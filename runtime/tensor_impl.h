@@ -24,8 +24,8 @@ bool compute_contiguous(IntArrayRef sizes, IntArrayRef strides);
 int64_t checked_numel(IntArrayRef sizes);
 // Bytes of storage needed to hold these sizes/strides from `storage_offset` on; 0
 // for an empty tensor. Throws on overflow.
-std::size_t required_storage_nbytes(IntArrayRef sizes, IntArrayRef strides,
-                                    std::size_t itemsize, int64_t storage_offset);
+std::size_t required_storage_nbytes(IntArrayRef sizes, IntArrayRef strides, std::size_t itemsize,
+                                    int64_t storage_offset);
 
 class TensorImpl {
  public:
@@ -44,9 +44,8 @@ class TensorImpl {
   // Pointer to the first element; nullptr for meta tensors and empty storage.
   void* data() const {
     char* base = static_cast<char*>(storage_.data());
-    return base == nullptr
-               ? nullptr
-               : base + storage_offset_ * static_cast<int64_t>(element_size(dtype_));
+    return base == nullptr ? nullptr
+                           : base + storage_offset_ * static_cast<int64_t>(element_size(dtype_));
   }
 
   // A tensor made from a Scalar by the runtime (see wrapped_scalar_tensor); it takes

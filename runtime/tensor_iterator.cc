@@ -206,7 +206,8 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
   // Device: the first operand that is not a cpu scalar sets it (or the first at all).
   auto is_cpu_scalar_candidate = [&](const OperandInfo& op) {
     return !op.is_output && op.tensor().is_cpu() &&
-           (op.tensor().is_wrapped_number() || (config.allow_cpu_scalars_ && op.tensor().dim() == 0));
+           (op.tensor().is_wrapped_number() ||
+            (config.allow_cpu_scalars_ && op.tensor().dim() == 0));
   };
   bool have_device = false;
   for (int pass = 0; pass < 2 && !have_device; ++pass) {
@@ -219,7 +220,8 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
   }
   for (int i = 0; i < ntensors(); ++i) {
     const OperandInfo& op = op_at(i);
-    if (!op.tensor().defined() || devices_compatible(op.tensor().device(), common_device_)) continue;
+    if (!op.tensor().defined() || devices_compatible(op.tensor().device(), common_device_))
+      continue;
     SOPS_CHECK_ARG(is_cpu_scalar_candidate(op), op.name,
                    "expected all tensors to be on the same device, but found at least two "
                    "devices, ",
@@ -261,22 +263,20 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
   for (int i = 0; i < num_outputs_; ++i) {
     OperandInfo& op = mutable_operand(i);
     if (!op.tensor().defined()) {
-      op.target_dtype = config.static_dtype_ != ScalarType::Undefined ? config.static_dtype_
-                                                                      : common_dtype_;
+      op.target_dtype =
+          config.static_dtype_ != ScalarType::Undefined ? config.static_dtype_ : common_dtype_;
       continue;
     }
     op.target_dtype = op.tensor().scalar_type();
     if (config.enforce_safe_casting_to_output_) {
       SOPS_CHECK_ARG(can_cast(common_dtype_, op.target_dtype), op.name, "result type ",
-                     common_dtype_, " can't be cast to the desired output type ",
-                     op.target_dtype);
+                     common_dtype_, " can't be cast to the desired output type ", op.target_dtype);
     }
     if (!config.cast_common_dtype_to_outputs_ && !config.check_all_same_dtype_) {
-      const ScalarType expected = config.static_dtype_ != ScalarType::Undefined
-                                      ? config.static_dtype_
-                                      : common_dtype_;
-      SOPS_CHECK_ARG(op.target_dtype == expected, op.name, "expected dtype ", expected,
-                     " but got ", op.target_dtype);
+      const ScalarType expected =
+          config.static_dtype_ != ScalarType::Undefined ? config.static_dtype_ : common_dtype_;
+      SOPS_CHECK_ARG(op.target_dtype == expected, op.name, "expected dtype ", expected, " but got ",
+                     op.target_dtype);
     }
   }
   for (int i = num_outputs_; i < ntensors(); ++i) {
@@ -311,8 +311,8 @@ void TensorIteratorBase::declare_outputs(IntArrayRef strides) {
     const Tensor& t = maybe_get_output(i);
     OperandInfo& op = mutable_operand(i);
     SOPS_INTERNAL_ASSERT(t.defined(), "output ", i, " is undefined after set_output");
-    SOPS_INTERNAL_ASSERT(t.sizes() == IntArrayRef(shape_), "output ", i, " has sizes ",
-                         t.sizes(), " after set_output, expected ", shape_);
+    SOPS_INTERNAL_ASSERT(t.sizes() == IntArrayRef(shape_), "output ", i, " has sizes ", t.sizes(),
+                         " after set_output, expected ", shape_);
     if (owns_operands_) {
       Tensor& slot = (*owned_)[static_cast<std::size_t>(i)];
       if (!slot.is_same(t)) slot = t;
@@ -342,8 +342,7 @@ void TensorIteratorBase::check_mem_overlap() const {
       const bool full = in_begin == out_begin && in_end == out_end;
       const bool partial = !full && in_begin < out_end && out_begin < in_end;
       SOPS_CHECK_ARG(!partial, out.name,
-                     "unsupported operation: some elements of the input tensor '",
-                     operand(i).name,
+                     "unsupported operation: some elements of the input tensor '", operand(i).name,
                      "' and the written-to tensor refer to a single memory location; "
                      "clone() it first");
     }
@@ -405,8 +404,7 @@ TensorIterator TensorIterator::binary_float_op(const Tensor& out, const Tensor& 
   return iter;
 }
 
-TensorIterator TensorIterator::comparison_op(const Tensor& out, const Tensor& a,
-                                             const Tensor& b) {
+TensorIterator TensorIterator::comparison_op(const Tensor& out, const Tensor& a, const Tensor& b) {
   TensorIterator iter;
   iter.build_comparison_op(out, a, b);
   return iter;

@@ -268,8 +268,8 @@ class TensorIteratorBase : public MetaBase {
   // The 2-D loop of for_each_2d: `rows` runs of n elements (strides[i] apart), run r
   // starting at data[i] + r * outer_strides[i] (bytes). One call covers many rows, as
   // PyTorch's loop2d: a [1024, 1024] + [1024] add is one call, not 1024.
-  using loop2d_t = FunctionRef<void(char** data, const int64_t* strides, int64_t n,
-                                    int64_t rows, const int64_t* outer_strides)>;
+  using loop2d_t = FunctionRef<void(char** data, const int64_t* strides, int64_t n, int64_t rows,
+                                    const int64_t* outer_strides)>;
   void for_each_2d(loop2d_t loop) const;
   void serial_for_each_2d(loop2d_t loop, int64_t begin, int64_t end) const;
   // The same, the one-run case called directly.
@@ -309,8 +309,7 @@ class TensorIteratorBase : public MetaBase {
     bool check_mem_overlap;
     ScalarType static_dtype;
   };
-  static constexpr FastPathOptions kBinaryFastPath{false, true, false, true,
-                                                   ScalarType::Undefined};
+  static constexpr FastPathOptions kBinaryFastPath{false, true, false, true, ScalarType::Undefined};
   static constexpr FastPathOptions kBinaryFloatFastPath{false, true, true, true,
                                                         ScalarType::Undefined};
   static constexpr FastPathOptions kComparisonFastPath{false, true, false, true, ScalarType::Bool};

@@ -34,8 +34,7 @@ namespace sops {
 TensorIteratorBase::FastPathOptions TensorIteratorBase::fast_path_options(
     const TensorIteratorConfig& config) {
   return {config.check_all_same_dtype_, config.promote_inputs_to_common_dtype_,
-          config.promote_integer_inputs_to_float_, config.check_mem_overlap_,
-          config.static_dtype_};
+          config.promote_integer_inputs_to_float_, config.check_mem_overlap_, config.static_dtype_};
 }
 
 // What populate_operands sets for a binary config (out, self, other), minus its
@@ -65,8 +64,8 @@ bool TensorIteratorBase::fast_path_applies(const FastPathOptions& options) const
   if (!first.is_contiguous() || first.numel() == 0 || first.is_wrapped_number()) return false;
   for (int i = num_outputs_ + 1; i < ntensors(); ++i) {
     const TensorImpl& in = *op_at(i).tensor().unsafe_get_impl();
-    if (in.dtype() != first.dtype() || in.device() != first.device() ||
-        !in.is_contiguous() || in.is_wrapped_number() || in.sizes() != first.sizes()) {
+    if (in.dtype() != first.dtype() || in.device() != first.device() || !in.is_contiguous() ||
+        in.is_wrapped_number() || in.sizes() != first.sizes()) {
       return false;
     }
   }
@@ -101,8 +100,8 @@ void TensorIteratorBase::build_fast(const FastPathOptions& options) {
     const TensorImpl& out = *op_at(o).tensor().unsafe_get_impl();
     contiguous = contiguous && out.is_contiguous();
     for (int i = num_outputs_; i < ntensors(); ++i) {
-      shares_storage = shares_storage ||
-                       out.storage().impl() == op_at(i).tensor().unsafe_get_impl()->storage().impl();
+      shares_storage = shares_storage || out.storage().impl() ==
+                                             op_at(i).tensor().unsafe_get_impl()->storage().impl();
     }
   }
   // check_mem_overlap finds nothing on contiguous outputs (numel > 0 here) that share

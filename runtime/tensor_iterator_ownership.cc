@@ -49,8 +49,7 @@ TensorIteratorBase& TensorIteratorBase::operator=(const TensorIteratorBase& othe
 }
 
 // Owned operands sit on the heap, so stealing owned_ keeps every pointer valid.
-TensorIteratorBase::TensorIteratorBase(TensorIteratorBase&& other)
-    : MetaBase(std::move(other)) {
+TensorIteratorBase::TensorIteratorBase(TensorIteratorBase&& other) : MetaBase(std::move(other)) {
   *this = std::move(other);
 }
 

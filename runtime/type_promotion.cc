@@ -20,9 +20,7 @@ ScalarType combine_categories(ScalarType higher, ScalarType lower) {
   return lower;
 }
 
-ScalarType wrapped_dtype(ScalarType t) {
-  return is_floating_point(t) ? kDefaultFloatingDtype : t;
-}
+ScalarType wrapped_dtype(ScalarType t) { return is_floating_point(t) ? kDefaultFloatingDtype : t; }
 
 }  // namespace
 

@@ -29,10 +29,14 @@ ArrayRef<std::optional<Tensor>> optional_tensor_list(Value& v) {
 
 Scalar scalar(const Value& v) {
   switch (v.tag()) {
-    case Value::Tag::Int: return Scalar(v.to_int());
-    case Value::Tag::Double: return Scalar(v.to_double());
-    case Value::Tag::Bool: return Scalar(v.to_bool());
-    default: return v.to_scalar();  // throws unless a Scalar
+    case Value::Tag::Int:
+      return Scalar(v.to_int());
+    case Value::Tag::Double:
+      return Scalar(v.to_double());
+    case Value::Tag::Bool:
+      return Scalar(v.to_bool());
+    default:
+      return v.to_scalar();  // throws unless a Scalar
   }
 }
 

@@ -59,7 +59,9 @@ ArrayRef<std::optional<Tensor>> optional_tensor_list(Value& v);
 
 // Numbers and strings.
 inline int64_t integer(const Value& v) { return v.to_int(); }
-inline double floating(const Value& v) { return v.is_int() ? static_cast<double>(v.to_int()) : v.to_double(); }
+inline double floating(const Value& v) {
+  return v.is_int() ? static_cast<double>(v.to_int()) : v.to_double();
+}
 inline bool boolean(const Value& v) { return v.to_bool(); }
 inline std::string_view string(const Value& v) { return v.to_string(); }
 Scalar scalar(const Value& v);
@@ -111,8 +113,9 @@ void push(Stack& stack, std::tuple<T...>&& t) {
   // An out= kernel's tuple holds references to its out= tensors, which live on this
   // stack: copy them all first, since pushing the first may reallocate the stack.
   std::tuple<std::decay_t<T>...> values(std::move(t));
-  std::apply([&](auto&&... elements) { (push(stack, std::forward<decltype(elements)>(elements)), ...); },
-             std::move(values));
+  std::apply(
+      [&](auto&&... elements) { (push(stack, std::forward<decltype(elements)>(elements)), ...); },
+      std::move(values));
 }
 void drop_below(Stack& stack, std::size_t n_arguments, std::size_t n_returns);
 }  // namespace detail

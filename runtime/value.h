@@ -84,7 +84,8 @@ class Value {
   Value(std::nullopt_t) {}
   Value(Tensor t) : v_(std::move(t)) {}
   // Every integer type is an Int (bool excepted), so `Value(3)` is unambiguous.
-  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  template <typename T,
+            std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Value(T i) : v_(static_cast<int64_t>(i)) {}
   Value(double d) : v_(d) {}
   Value(bool b) : v_(b) {}
@@ -134,7 +135,9 @@ class Value {
   Device to_device() const { return get<Device>(Tag::Device); }
   MemoryFormat to_memory_format() const { return get<MemoryFormat>(Tag::MemoryFormat); }
   const Generator& to_generator() const { return get<Generator>(Tag::Generator); }
-  const std::vector<int64_t>& to_int_list() const { return get<std::vector<int64_t>>(Tag::IntList); }
+  const std::vector<int64_t>& to_int_list() const {
+    return get<std::vector<int64_t>>(Tag::IntList);
+  }
   const std::vector<double>& to_double_list() const {
     return get<std::vector<double>>(Tag::DoubleList);
   }

@@ -161,7 +161,6 @@ SOPS_ALWAYS_INLINE vec_t<double, B> exp_nonpositive(vec_t<double, B> x) {
   return exp<B>(x);
 }
 
-
 SOPS_ALWAYS_INLINE Vf exp(Vf x) { return exp<32>(x); }
 SOPS_ALWAYS_INLINE Vd exp(Vd x) { return exp<32>(x); }
 

@@ -37,10 +37,9 @@ namespace dtypes {
 constexpr uint32_t bit(ScalarType t) { return 1u << static_cast<int>(t); }
 
 inline constexpr uint32_t kFloatingTypes = bit(ScalarType::Float) | bit(ScalarType::Double);
-inline constexpr uint32_t kReducedFloatingTypes =
-    bit(ScalarType::Half) | bit(ScalarType::BFloat16);
-inline constexpr uint32_t kIntegralTypes = bit(ScalarType::Byte) | bit(ScalarType::Char) |
-                                           bit(ScalarType::Int) | bit(ScalarType::Long);
+inline constexpr uint32_t kReducedFloatingTypes = bit(ScalarType::Half) | bit(ScalarType::BFloat16);
+inline constexpr uint32_t kIntegralTypes =
+    bit(ScalarType::Byte) | bit(ScalarType::Char) | bit(ScalarType::Int) | bit(ScalarType::Long);
 inline constexpr uint32_t kBoolType = bit(ScalarType::Bool);
 // ATen's ALL_TYPES: the integral types, float and double.
 inline constexpr uint32_t kAllTypes = kIntegralTypes | kFloatingTypes;
@@ -71,7 +70,7 @@ constexpr uint32_t mask_of_names(std::string_view names) {
     const std::string_view name = names.substr(0, comma);
     uint32_t found = 0;
 #define SOPS_CASE(cpp_type, enumerator, str) \
-    if (name == str) found = bit(ScalarType::enumerator);
+  if (name == str) found = bit(ScalarType::enumerator);
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
     if (found == 0) return 0;
@@ -86,7 +85,8 @@ constexpr uint32_t mask_of_names(std::string_view names) {
 #ifdef SOPS_SELECTED_DTYPES
 // The dtypes a build keeps, e.g. -DSOPS_SELECTED_DTYPES=float32,int64,bool.
 inline constexpr uint32_t kSelected = mask_of_names(SOPS_DTYPE_STRINGIFY(SOPS_SELECTED_DTYPES));
-static_assert(kSelected != 0, "SOPS_SELECTED_DTYPES (--//config:dtypes) must list dtype names: "
+static_assert(kSelected != 0,
+              "SOPS_SELECTED_DTYPES (--//config:dtypes) must list dtype names: "
               "uint8, int8, int32, int64, float16, float32, float64, bool, bfloat16");
 #else
 inline constexpr uint32_t kSelected = kEveryType;
@@ -111,12 +111,12 @@ decltype(auto) visit_dtype(ScalarType t, std::string_view name, F&& f) {
                 "visit_dtype's set names a dtype that sops tensors cannot hold");
   constexpr uint32_t kBuilt = dtypes::built(Set);
   switch (t) {
-#define SOPS_CASE(cpp_type, enumerator, str)                                 \
-  case ScalarType::enumerator:                                               \
-    if constexpr (dtypes::contains(kBuilt, ScalarType::enumerator)) {        \
-      return std::forward<F>(f)(TypeTag<cpp_type>{});                        \
-    } else {                                                                 \
-      break;                                                                 \
+#define SOPS_CASE(cpp_type, enumerator, str)                          \
+  case ScalarType::enumerator:                                        \
+    if constexpr (dtypes::contains(kBuilt, ScalarType::enumerator)) { \
+      return std::forward<F>(f)(TypeTag<cpp_type>{});                 \
+    } else {                                                          \
+      break;                                                          \
     }
     SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
 #undef SOPS_CASE
@@ -131,18 +131,18 @@ decltype(auto) visit_dtype(ScalarType t, std::string_view name, F&& f) {
 
 }  // namespace sops
 
-#define SOPS_DISPATCH_TYPES(SET, TYPE, NAME, ...)                                  \
-  ::sops::visit_dtype<(SET)>((TYPE), (NAME), [&](auto sops_dtype_tag_) {            \
-    using scalar_t = typename decltype(sops_dtype_tag_)::type;                     \
+#define SOPS_DISPATCH_TYPES(SET, TYPE, NAME, ...)                                         \
+  ::sops::visit_dtype<(SET)>((TYPE), (NAME), [&](auto sops_dtype_tag_) {                  \
+    using scalar_t = typename decltype(sops_dtype_tag_)::type;                            \
     static_assert(sizeof(scalar_t) > 0, "marks scalar_t used for bodies that ignore it"); \
-    return __VA_ARGS__();                                                          \
+    return __VA_ARGS__();                                                                 \
   })
 
 // float, double
 #define SOPS_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) \
   SOPS_DISPATCH_TYPES(::sops::dtypes::kFloatingTypes, TYPE, NAME, __VA_ARGS__)
 // float, double, Half, BFloat16
-#define SOPS_DISPATCH_FLOATING_AND_REDUCED_TYPES(TYPE, NAME, ...)                          \
+#define SOPS_DISPATCH_FLOATING_AND_REDUCED_TYPES(TYPE, NAME, ...)                             \
   SOPS_DISPATCH_TYPES(::sops::dtypes::kFloatingTypes | ::sops::dtypes::kReducedFloatingTypes, \
                       TYPE, NAME, __VA_ARGS__)
 // uint8, int8, int32, int64

@@ -39,7 +39,8 @@ void clamp_kernel(const TensorIteratorBase& iter, const Scalar& lo, const Scalar
 
 }  // namespace
 
-SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate,
+                         const Tensor& /*out*/) {
   SOPS_CHECK_ARG(approximate == "none" || approximate == "tanh", "approximate",
                  "approximate argument must be either none or tanh.");
   check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "GeluKernelImpl", "self");
@@ -101,11 +102,13 @@ SOPS_IMPL_FUNC(hardswish_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
 }
 
 // x > 0 ? x : x * negative_slope (NaN and -0.0 take the second branch, unchanged).
-SOPS_IMPL_FUNC(leaky_relu_out)(const Tensor& /*self*/, const Scalar& negative_slope, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(leaky_relu_out)(const Tensor& /*self*/, const Scalar& negative_slope,
+                               const Tensor& /*out*/) {
   check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "leaky_relu_cpu", "self");
   SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "leaky_relu", [&] {
     const scalar_t slope = scalar_to<scalar_t>(negative_slope);
-    sops::cpu_kernel(*this, [slope](scalar_t x) -> scalar_t { return x > scalar_t(0) ? x : x * slope; });
+    sops::cpu_kernel(*this,
+                     [slope](scalar_t x) -> scalar_t { return x > scalar_t(0) ? x : x * slope; });
   });
 }
 

@@ -93,9 +93,11 @@ SOPS_IMPL_FUNC(div_out_mode)
                                       trunc ? "div_trunc_cpu" : "div_floor_cpu", "self");
     SOPS_DISPATCH_FLOATING_TYPES(dtype, "div", [&] {
       if (trunc) {
-        sops::cpu_kernel(*this, [](scalar_t x, scalar_t y) -> scalar_t { return std::trunc(x / y); });
+        sops::cpu_kernel(*this,
+                         [](scalar_t x, scalar_t y) -> scalar_t { return std::trunc(x / y); });
       } else {
-        sops::cpu_kernel(*this, [](scalar_t x, scalar_t y) -> scalar_t { return div_floor_floating(x, y); });
+        sops::cpu_kernel(
+            *this, [](scalar_t x, scalar_t y) -> scalar_t { return div_floor_floating(x, y); });
       }
     });
     return;
@@ -103,9 +105,11 @@ SOPS_IMPL_FUNC(div_out_mode)
   check_no_integer_division_by_zero(*this);
   SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "div", [&] {
     if (trunc) {
-      sops::cpu_kernel(*this, [](scalar_t x, scalar_t y) -> scalar_t { return div_trunc_integer(x, y); });
+      sops::cpu_kernel(*this,
+                       [](scalar_t x, scalar_t y) -> scalar_t { return div_trunc_integer(x, y); });
     } else {
-      sops::cpu_kernel(*this, [](scalar_t x, scalar_t y) -> scalar_t { return div_floor_integer(x, y); });
+      sops::cpu_kernel(*this,
+                       [](scalar_t x, scalar_t y) -> scalar_t { return div_floor_integer(x, y); });
     }
   });
 }

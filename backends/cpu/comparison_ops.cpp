@@ -15,21 +15,51 @@ void comparison_kernel(const TensorIteratorBase& iter, const char* name) {
   });
 }
 
-struct Eq { template <typename T> bool operator()(T a, T b) const { return a == b; } };
-struct Ne { template <typename T> bool operator()(T a, T b) const { return a != b; } };
-struct Lt { template <typename T> bool operator()(T a, T b) const { return a < b; } };
-struct Le { template <typename T> bool operator()(T a, T b) const { return a <= b; } };
-struct Gt { template <typename T> bool operator()(T a, T b) const { return a > b; } };
-struct Ge { template <typename T> bool operator()(T a, T b) const { return a >= b; } };
+struct Eq {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a == b;
+  }
+};
+struct Ne {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a != b;
+  }
+};
+struct Lt {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a < b;
+  }
+};
+struct Le {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a <= b;
+  }
+};
+struct Gt {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a > b;
+  }
+};
+struct Ge {
+  template <typename T>
+  bool operator()(T a, T b) const {
+    return a >= b;
+  }
+};
 
 }  // namespace
 
-#define SOPS_COMPARISON_IMPL(name, Cmp)                                                       \
-  SOPS_IMPL_FUNC(name##_Tensor_out)(const Tensor&, const Tensor&, const Tensor&) {            \
-    comparison_kernel<Cmp>(*this, #name);                                                    \
-  }                                                                                           \
-  SOPS_IMPL_FUNC(name##_Scalar_out)(const Tensor&, const Scalar&, const Tensor&) {            \
-    comparison_kernel<Cmp>(*this, #name);                                                    \
+#define SOPS_COMPARISON_IMPL(name, Cmp)                                            \
+  SOPS_IMPL_FUNC(name##_Tensor_out)(const Tensor&, const Tensor&, const Tensor&) { \
+    comparison_kernel<Cmp>(*this, #name);                                          \
+  }                                                                                \
+  SOPS_IMPL_FUNC(name##_Scalar_out)(const Tensor&, const Scalar&, const Tensor&) { \
+    comparison_kernel<Cmp>(*this, #name);                                          \
   }
 
 SOPS_COMPARISON_IMPL(eq, Eq)
@@ -46,17 +76,20 @@ SOPS_IMPL_FUNC(logical_not_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
   sops::cpu_kernel(*this, [](bool a) -> bool { return !a; });
 }
 
-SOPS_IMPL_FUNC(logical_and_out)(const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(logical_and_out)(const Tensor& /*self*/, const Tensor& /*other*/,
+                                const Tensor& /*out*/) {
   sops::cpu_kernel(*this, [](bool a, bool b) -> bool { return a && b; });
 }
 
-SOPS_IMPL_FUNC(logical_or_out)(const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(logical_or_out)(const Tensor& /*self*/, const Tensor& /*other*/,
+                               const Tensor& /*out*/) {
   sops::cpu_kernel(*this, [](bool a, bool b) -> bool { return a || b; });
 }
 
 // out = condition ? self : other; self and other are read as out's dtype.
 SOPS_IMPL_FUNC(where_self_out)
-(const Tensor& /*condition*/, const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {
+(const Tensor& /*condition*/, const Tensor& /*self*/, const Tensor& /*other*/,
+ const Tensor& /*out*/) {
   SOPS_DISPATCH_EVERY_TYPE(dtype(0), "where", [&] {
     sops::cpu_kernel(*this, [](bool c, scalar_t a, scalar_t b) -> scalar_t { return c ? a : b; });
   });

@@ -129,17 +129,17 @@ void fill_bias(const Conv2d& c, const T* bias, T* y) {
   const int64_t ohw = c.out_h * c.out_w;
   parallel_for(0, c.batch * c.out_c, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(ohw, 1)),
                [&](int64_t begin, int64_t end) {
-    for (int64_t p = begin; p < end; ++p) {
-      std::fill(y + p * ohw, y + (p + 1) * ohw, bias != nullptr ? bias[p % c.out_c] : T(0));
-    }
-  });
+                 for (int64_t p = begin; p < end; ++p) {
+                   std::fill(y + p * ohw, y + (p + 1) * ohw,
+                             bias != nullptr ? bias[p % c.out_c] : T(0));
+                 }
+               });
 }
 
 // One output plane of a depthwise convolution: every tap (kh, kw) adds its weight times
 // the shifted input rows into the output rows (which already hold the bias).
 template <typename T>
-SOPS_ALWAYS_INLINE void depthwise_plane_body(const Conv2d& c, const T* plane, const T* wk,
-                                             T* out) {
+SOPS_ALWAYS_INLINE void depthwise_plane_body(const Conv2d& c, const T* plane, const T* wk, T* out) {
   for (int64_t kh = 0; kh < c.kH; ++kh) {
     for (int64_t kw = 0; kw < c.kW; ++kw) {
       const T wv = wk[kh * c.kW + kw];
@@ -167,9 +167,9 @@ SOPS_ALWAYS_INLINE void depthwise_plane_body(const Conv2d& c, const T* plane, co
 // not a lambda: a lambda's body would not take the AVX2 target of the clone it is
 // written in, and vectors cannot cross that boundary.
 template <typename T>
-SOPS_ALWAYS_INLINE typename Vec<T, 32>::type depthwise_3x3_block(
-    const T* padded, int64_t pw, const typename Vec<T, 32>::type* w, T bias, int64_t oh,
-    int64_t ow) {
+SOPS_ALWAYS_INLINE typename Vec<T, 32>::type depthwise_3x3_block(const T* padded, int64_t pw,
+                                                                 const typename Vec<T, 32>::type* w,
+                                                                 T bias, int64_t oh, int64_t ow) {
   typename Vec<T, 32>::type acc = vec::splat<T, 32>(bias);
 #pragma GCC unroll 3
   for (int64_t kh = 0; kh < 3; ++kh) {
@@ -195,7 +195,8 @@ SOPS_ALWAYS_INLINE void depthwise_3x3_body(const Conv2d& c, const T* plane, cons
   const int64_t pw = c.in_w + 2 * c.pW;
   const int64_t ph = c.in_h + 2 * c.pH;
   thread_local std::vector<T> scratch;
-  if (static_cast<int64_t>(scratch.size()) < pw * ph) scratch.resize(static_cast<std::size_t>(pw * ph));
+  if (static_cast<int64_t>(scratch.size()) < pw * ph)
+    scratch.resize(static_cast<std::size_t>(pw * ph));
   T* padded = scratch.data();
   pad_planes(c, plane, 0, 1, padded);
 
@@ -217,8 +218,7 @@ SOPS_ALWAYS_INLINE void depthwise_3x3_body(const Conv2d& c, const T* plane, cons
 }
 
 template <typename T>
-SOPS_ALWAYS_INLINE void depthwise_plane_any(const Conv2d& c, const T* plane, const T* wk,
-                                            T* out) {
+SOPS_ALWAYS_INLINE void depthwise_plane_any(const Conv2d& c, const T* plane, const T* wk, T* out) {
   if (c.kH == 3 && c.kW == 3 && c.sH == 1 && c.sW == 1 && c.dH == 1 && c.dW == 1) {
     depthwise_3x3_body(c, plane, wk, out);
   } else {
@@ -255,8 +255,8 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
   const int64_t G = c.groups;
   const int64_t K = c.kH * c.kW;
   const int64_t in_hw = c.in_h * c.in_w, out_hw = c.out_h * c.out_w;
-  const bool direct = !c.transposed && c.kH == 1 && c.kW == 1 && c.sH == 1 && c.sW == 1 &&
-                      c.pH == 0 && c.pW == 0;
+  const bool direct =
+      !c.transposed && c.kH == 1 && c.kW == 1 && c.sH == 1 && c.sW == 1 && c.pH == 0 && c.pW == 0;
   // Work items: (image, group) pairs, and, when there are fewer of those than threads (one
   // image: what mobile models run), blocks of their output columns too, so that im2col
   // and the product both split over the threads instead of only the product's few row
@@ -276,18 +276,17 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
   // serial, took the time the split saved).
   const bool pad = im2col && (c.pH > 0 || c.pW > 0);
   const int64_t padded_hw = (c.in_h + 2 * c.pH) * (c.in_w + 2 * c.pW);
-  std::unique_ptr<T[]> padded(
-      pad ? new T[static_cast<std::size_t>(c.batch * c.in_c * padded_hw)] : nullptr);
+  std::unique_ptr<T[]> padded(pad ? new T[static_cast<std::size_t>(c.batch * c.in_c * padded_hw)]
+                                  : nullptr);
   if (pad) {
     const int64_t pad_grain = split_blocks ? 1 : std::max<int64_t>(1, kGrainSize / padded_hw);
-    parallel_for(0, c.batch * c.in_c, pad_grain, [&](int64_t begin, int64_t end) {
-      pad_planes(c, x, begin, end, padded.get());
-    });
+    parallel_for(0, c.batch * c.in_c, pad_grain,
+                 [&](int64_t begin, int64_t end) { pad_planes(c, x, begin, end, padded.get()); });
   }
   parallel_for(0, items, grain, [&](int64_t begin, int64_t end) {
     // The transposed convolution's columns; not value-initialized: gemm writes them all.
-    std::unique_ptr<T[]> cols(
-        c.transposed ? new T[static_cast<std::size_t>(c.out_cg() * K * in_hw)] : nullptr);
+    std::unique_ptr<T[]> cols(c.transposed ? new T[static_cast<std::size_t>(c.out_cg() * K * in_hw)]
+                                           : nullptr);
     for (int64_t item = begin; item < end; ++item) {
       const int64_t t = item / blocks;
       const int64_t n = t / G, g = t % G;

@@ -27,8 +27,10 @@ Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::option
                 std::optional<MemoryFormat> memory_format) {
   SOPS_CHECK_ARG(layout.value_or(Layout::Strided) == Layout::Strided, "layout",
                  "to(options) doesn't support converting to a different layout, but got "
-                 "self.layout being Strided and options.layout set as ", *layout);
-  Tensor result = sops::aten::empty_like(self, dtype, std::nullopt, device, pin_memory, memory_format);
+                 "self.layout being Strided and options.layout set as ",
+                 *layout);
+  Tensor result =
+      sops::aten::empty_like(self, dtype, std::nullopt, device, pin_memory, memory_format);
   if (self.is_meta()) return result;
   if (!self.is_cpu() || !result.is_cpu()) {
     sops::aten::copy_(result, self);  // across devices, or another backend's copy_

@@ -81,5 +81,4 @@ inline Tensor contiguous_of(const Tensor& t) {
   return copy;
 }
 
-
 }  // namespace sops::aten::cpu_util

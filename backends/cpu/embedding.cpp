@@ -18,7 +18,8 @@ void gather_rows(const Tensor& weight, const Tensor& indices, const Tensor& resu
   const int64_t rows = weight.size(0);
   const int64_t cols = weight.size(1);
   const int64_t n = indices.numel();
-  const Tensor idx = indices.is_contiguous() ? indices : sops::aten::clone(indices, MemoryFormat::Contiguous);
+  const Tensor idx =
+      indices.is_contiguous() ? indices : sops::aten::clone(indices, MemoryFormat::Contiguous);
   const index_t* ids = idx.data_ptr<index_t>();
   for (int64_t i = 0; i < n; ++i) {
     const int64_t r = static_cast<int64_t>(ids[i]);
@@ -49,10 +50,18 @@ void gather_rows(const Tensor& weight, const Tensor& indices, const Tensor& resu
     }
   };
   switch (item) {
-    case 1: gather(uint8_t{}); break;
-    case 2: gather(uint16_t{}); break;
-    case 4: gather(uint32_t{}); break;
-    default: gather(uint64_t{}); break;
+    case 1:
+      gather(uint8_t{});
+      break;
+    case 2:
+      gather(uint16_t{});
+      break;
+    case 4:
+      gather(uint32_t{});
+      break;
+    default:
+      gather(uint64_t{});
+      break;
   }
 }
 

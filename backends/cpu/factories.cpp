@@ -14,8 +14,8 @@ using ops_util::make_empty;
 Tensor empty_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                  std::optional<Device> device, std::optional<bool> pin_memory,
                  std::optional<MemoryFormat> memory_format) {
-  SOPS_CHECK_ARG(!device.has_value() || device->is_cpu(), "device", "empty_cpu: expected a cpu device, got ",
-                 *device);
+  SOPS_CHECK_ARG(!device.has_value() || device->is_cpu(), "device",
+                 "empty_cpu: expected a cpu device, got ", *device);
   return make_empty(size, dtype, layout, Device(DeviceType::CPU), pin_memory, memory_format);
 }
 
@@ -90,8 +90,8 @@ Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType
 // whatever s holds (masked_fill with a number decomposes to this).
 Tensor scalar_tensor(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                      std::optional<Device> device, std::optional<bool> pin_memory) {
-  Tensor result = sops::aten::empty({}, dtype.value_or(ScalarType::Float), layout, device, pin_memory,
-                                    std::nullopt);
+  Tensor result = sops::aten::empty({}, dtype.value_or(ScalarType::Float), layout, device,
+                                    pin_memory, std::nullopt);
   sops::aten::fill_(result, s);
   return result;
 }

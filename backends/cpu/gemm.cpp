@@ -146,9 +146,9 @@ SOPS_ALWAYS_INLINE void macro_kernel_body(int64_t mc, int64_t nc, int64_t kc, co
       }
       static_assert(sizeof(Accumulators<T>) == sizeof tile, "a tile is MR rows of NR");
       std::memcpy(tile, &acc, sizeof tile);
-      update_tile<T>(tile, mr, nr, alpha, beta,
-                     MatrixArg<T>{c.data + i * c.row_stride + j * c.col_stride, c.row_stride,
-                                  c.col_stride});
+      update_tile<T>(
+          tile, mr, nr, alpha, beta,
+          MatrixArg<T>{c.data + i * c.row_stride + j * c.col_stride, c.row_stride, c.col_stride});
     }
   }
 }
@@ -268,8 +268,8 @@ T* scratch(std::vector<T>& buffer, int64_t size) {
 // Rows [row_begin, row_end) of C for one KC-deep block (A columns / B rows p0..p0+kc)
 // and the packed B of columns j0..j0+nc.
 template <typename T>
-void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64_t p0,
-               int64_t kc, T alpha, MatrixArg<const T> a, const T* bp, T beta, MatrixArg<T> c) {
+void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64_t p0, int64_t kc,
+               T alpha, MatrixArg<const T> a, const T* bp, T beta, MatrixArg<T> c) {
   using B = Blocking<T>;
   thread_local std::vector<T> a_buffer;
   T* ap = scratch(a_buffer, B::kMC * B::kKC);
@@ -304,8 +304,7 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
   // Split rows over the threads in whole MR tiles, when there is enough work.
   const int64_t tiles = (m + B::kMR - 1) / B::kMR;
   const int64_t threads = get_num_threads();
-  const bool parallel =
-      m * n * k >= (int64_t{1} << 18) && threads > 1 && !in_parallel_region();
+  const bool parallel = m * n * k >= (int64_t{1} << 18) && threads > 1 && !in_parallel_region();
   // A product at least as wide as it is tall splits its columns instead: each thread
   // packs and reads only its part of B, where a split of the rows has every thread
   // stream all of B (measured at 2 threads: [64,512] @ [512,512] 0.4-0.7x libtorch
@@ -315,8 +314,7 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
     parallel_for(0, panels, 1, [&](int64_t q0, int64_t q1) {
       const int64_t j0 = q0 * B::kNR;
       const int64_t j1 = std::min(n, q1 * B::kNR);
-      gemm_packed<T>(m, j1 - j0, k, alpha, a, pack, b_col0 + j0, beta,
-                     block_of(c, 0, j0));
+      gemm_packed<T>(m, j1 - j0, k, alpha, a, pack, b_col0 + j0, beta, block_of(c, 0, j0));
     });
     return;
   }

@@ -46,9 +46,8 @@ extern template void gemm<float>(int64_t, int64_t, int64_t, float, MatrixArg<con
                                  MatrixArg<const float>, float, MatrixArg<float>);
 extern template void gemm<double>(int64_t, int64_t, int64_t, double, MatrixArg<const double>,
                                   MatrixArg<const double>, double, MatrixArg<double>);
-extern template void gemm_packing_b<float>(int64_t, int64_t, int64_t, float,
-                                           MatrixArg<const float>, PackB<float>, float,
-                                           MatrixArg<float>);
+extern template void gemm_packing_b<float>(int64_t, int64_t, int64_t, float, MatrixArg<const float>,
+                                           PackB<float>, float, MatrixArg<float>);
 extern template void gemm_packing_b<double>(int64_t, int64_t, int64_t, double,
                                             MatrixArg<const double>, PackB<double>, double,
                                             MatrixArg<double>);

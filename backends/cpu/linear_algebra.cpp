@@ -109,7 +109,8 @@ void addmm_kernel(const Tensor& out, const Tensor& self, const Tensor& mat1, con
         acc product = acc(0);
         if (a != scalar_t(0)) {
           for (int64_t p = 0; p < k; ++p) {
-            product = wrapping_add(product, wrapping_mul(static_cast<acc>(x(i, p)), static_cast<acc>(y(p, j))));
+            product = wrapping_add(
+                product, wrapping_mul(static_cast<acc>(x(i, p)), static_cast<acc>(y(p, j))));
           }
         }
         scalar_t value = a == scalar_t(1) ? static_cast<scalar_t>(product)
@@ -139,8 +140,9 @@ void addmm_kernel(const Tensor& out, const Tensor& self, const Tensor& mat1, con
 bool bmm_shared_mat2(const Tensor& self, const Tensor& mat2, const Tensor& out) {
   const ScalarType dtype = out.scalar_type();
   const int64_t batch = self.size(0), m = self.size(1), k = self.size(2), n = mat2.size(2);
-  if (mat2.stride(0) != 0 || batch < 2 || (dtype != ScalarType::Float && dtype != ScalarType::Double) ||
-      out.is_alias_of(self) || out.is_alias_of(mat2)) {
+  if (mat2.stride(0) != 0 || batch < 2 ||
+      (dtype != ScalarType::Float && dtype != ScalarType::Double) || out.is_alias_of(self) ||
+      out.is_alias_of(mat2)) {
     return false;
   }
   // A [batch, rows, cols] tensor as [batch*rows, cols], if one row stride spans the batch.

@@ -11,8 +11,8 @@
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/meta/nn_utils.h"
-#include "runtime/vec_math.h"
 #include "runtime/parallel.h"
+#include "runtime/vec_math.h"
 
 namespace sops::aten::native {
 namespace {
@@ -66,7 +66,7 @@ SOPS_ALWAYS_INLINE T squared_deviation(const T* x, int64_t n, T m) {
 // y = (x * scale + shift) * gamma + beta (gamma / beta absent: 1 / 0).
 template <typename T, int B>
 SOPS_ALWAYS_INLINE void normalize_row(const T* x, const T* gamma, const T* beta, T* y, int64_t n,
-                                   T scale, T shift) {
+                                      T scale, T shift) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   const vec_t<T, B> sv = vec::splat<T, B>(scale), tv = vec::splat<T, B>(shift);
   int64_t j = 0;
@@ -88,7 +88,8 @@ SOPS_ALWAYS_INLINE void normalize_row(const T* x, const T* gamma, const T* beta,
 // rstd per row (an empty row has mean 0 and variance 0/0, NaN, as in PyTorch).
 template <typename T, int B>
 SOPS_ALWAYS_INLINE void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean,
-                                     T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
+                                        T* rstd, int64_t begin, int64_t end, int64_t n,
+                                        double eps) {
   for (int64_t r = begin; r < end; ++r) {
     const T* xr = x + r * n;
     const T m = n == 0 ? T(0) : sum_of<T, B>(xr, n) / static_cast<T>(n);
@@ -109,7 +110,8 @@ void layer_norm_rows_sse(const T* x, const T* gamma, const T* beta, T* y, T* mea
 #if SOPS_HAVE_AVX2_CLONES
 template <typename T>
 SOPS_KERNEL_AVX2 void layer_norm_rows_avx2(const T* x, const T* gamma, const T* beta, T* y, T* mean,
-                                           T* rstd, int64_t begin, int64_t end, int64_t n, double eps) {
+                                           T* rstd, int64_t begin, int64_t end, int64_t n,
+                                           double eps) {
   layer_norm_rows<T, 32>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
 }
 #endif
@@ -132,21 +134,24 @@ void layer_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean,
 
 std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
                                                   const std::optional<Tensor>& weight_opt,
-                                                  const std::optional<Tensor>& bias_opt, double eps) {
+                                                  const std::optional<Tensor>& bias_opt,
+                                                  double eps) {
   const Tensor* weight = defined_or_null(weight_opt);
   const Tensor* bias = defined_or_null(bias_opt);
   auto [out, mean, rstd, rows, n] =
       ops_util::layer_norm_outputs(input, normalized_shape, weight, bias, "CPU");
   if (input.is_meta()) return {out, mean, rstd};
-  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "LayerNormKernelImpl");
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes,
+                                    "LayerNormKernelImpl");
   if (rows == 0) return {out, mean, rstd};
   const Tensor x = cpu_util::contiguous_of(input);
   const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
   const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
   SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
-    layer_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
-                              b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
-                              mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
+    layer_norm_kernel<scalar_t>(
+        x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+        b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
+        mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
   });
   return {out, mean, rstd};
 }
@@ -158,8 +163,8 @@ namespace {
 // pixel), y[r, c] = x[r, c] * a[c] + b[c].
 template <typename T, int B>
 SOPS_ALWAYS_INLINE void batch_norm_rows(const T* x, T* y, const T* alpha, const T* beta,
-                                     int64_t channels, int64_t inner, bool channels_last,
-                                     int64_t begin, int64_t end) {
+                                        int64_t channels, int64_t inner, bool channels_last,
+                                        int64_t begin, int64_t end) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   for (int64_t r = begin; r < end; ++r) {
     const T* xr = x + r * inner;
@@ -204,7 +209,8 @@ void batch_norm_apply(const T* x, T* y, const T* alpha, const T* beta, int64_t b
   const bool avx2 = sops::cpu_has_avx2();
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
 #if SOPS_HAVE_AVX2_CLONES
-    if (avx2) return batch_norm_rows_avx2<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
+    if (avx2)
+      return batch_norm_rows_avx2<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
 #endif
     (void)avx2;
     batch_norm_rows_sse<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);

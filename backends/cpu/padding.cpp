@@ -31,7 +31,8 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
   const int64_t first = ndim - npad;  // the first padded dimension
   SOPS_CHECK_ARG(first >= 0, "pad",
                  "Length of pad should be no more than twice the number of dimensions of the "
-                 "input. Pad length is ", pad.size(), "while the input has ", ndim, "dimensions.");
+                 "input. Pad length is ",
+                 pad.size(), "while the input has ", ndim, "dimensions.");
   auto before = [&](int64_t d) { return pad[static_cast<std::size_t>(2 * (ndim - d - 1))]; };
   auto after = [&](int64_t d) { return pad[static_cast<std::size_t>(2 * (ndim - d - 1) + 1)]; };
 

@@ -28,10 +28,12 @@ bool is_channels_last(const Tensor& input) {
 // Where a kernel writes: `out` itself when it has the dense layout the kernel uses (the
 // one the meta function chose), else a new tensor copied into `out` afterwards.
 Tensor dense_target(const Tensor& out, bool channels_last) {
-  const DimVector strides = channels_last ? ops_util::channels_last_strides(out.sizes()) : DimVector();
+  const DimVector strides =
+      channels_last ? ops_util::channels_last_strides(out.sizes()) : DimVector();
   const bool dense = channels_last ? out.strides() == IntArrayRef(strides) : out.is_contiguous();
   if (dense) return out;
-  return channels_last ? empty_strided(out.sizes(), strides, out.options()) : empty(out.sizes(), out.options());
+  return channels_last ? empty_strided(out.sizes(), strides, out.options())
+                       : empty(out.sizes(), out.options());
 }
 
 void finish(const Tensor& target, const Tensor& out) {
@@ -42,7 +44,8 @@ template <typename T>
 void max_pool_nchw(const Pool2dShape& g, const T* in, T* out, int64_t* idx) {
   const int64_t plane_in = g.in_h * g.in_w;
   const int64_t plane_out = g.out_h * g.out_w;
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_out * g.kH * g.kW, 1));
+  const int64_t grain =
+      std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_out * g.kH * g.kW, 1));
   parallel_for(0, g.batch * g.channels, grain, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) {
       const T* x = in + p * plane_in;
@@ -127,9 +130,11 @@ SOPS_IMPL_FUNC(max_pool2d_with_indices_out_cpu)
   const Tensor ind = dense_target(indices, channels_last);
   SOPS_DISPATCH_TYPES(ops_util::kMaxPool2dTypes, input.scalar_type(), "max_pool2d", [&] {
     if (channels_last) {
-      max_pool_nhwc<scalar_t>(g, x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), ind.data_ptr<int64_t>());
+      max_pool_nhwc<scalar_t>(g, x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(),
+                              ind.data_ptr<int64_t>());
     } else {
-      max_pool_nchw<scalar_t>(g, x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), ind.data_ptr<int64_t>());
+      max_pool_nchw<scalar_t>(g, x.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(),
+                              ind.data_ptr<int64_t>());
     }
   });
   finish(y, out);
@@ -146,7 +151,8 @@ void avg_pool_nchw(const Pool2dShape& g, const T* in, T* out, bool count_include
                    int64_t divisor_override) {
   const int64_t plane_in = g.in_h * g.in_w;
   const int64_t plane_out = g.out_h * g.out_w;
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_out * g.kH * g.kW, 1));
+  const int64_t grain =
+      std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_out * g.kH * g.kW, 1));
   parallel_for(0, g.batch * g.channels, grain, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) {
       const T* x = in + p * plane_in;
@@ -196,7 +202,8 @@ void avg_pool_nhwc(const Pool2dShape& g, const T* in, T* out, bool count_include
         }
       }
       const auto divisor = static_cast<avg_acc_t<T>>(w.divisor);
-      for (int64_t c = 0; c < C; ++c) y[c] = static_cast<T>(acc[static_cast<std::size_t>(c)] / divisor);
+      for (int64_t c = 0; c < C; ++c)
+        y[c] = static_cast<T>(acc[static_cast<std::size_t>(c)] / divisor);
     }
   });
 }
@@ -235,28 +242,29 @@ void adaptive_avg_pool(const Pool2dShape& g, bool channels_last, const T* in, T*
     const int64_t pixels = g.batch * g.out_h * g.out_w;
     parallel_for(0, pixels, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(C * 4, 1)),
                  [&](int64_t begin, int64_t end) {
-      std::vector<T> acc(static_cast<std::size_t>(C));
-      for (int64_t px = begin; px < end; ++px) {
-        const int64_t n = px / (g.out_h * g.out_w);
-        const int64_t oh = (px / g.out_w) % g.out_h;
-        const int64_t ow = px % g.out_w;
-        const int64_t ih0 = adaptive_start_index(oh, g.out_h, g.in_h);
-        const int64_t ih1 = adaptive_end_index(oh, g.out_h, g.in_h);
-        const int64_t iw0 = adaptive_start_index(ow, g.out_w, g.in_w);
-        const int64_t iw1 = adaptive_end_index(ow, g.out_w, g.in_w);
-        std::fill(acc.begin(), acc.end(), T(0));
-        const T* x = in + n * g.in_h * g.in_w * C;
-        for (int64_t ih = ih0; ih < ih1; ++ih) {
-          for (int64_t iw = iw0; iw < iw1; ++iw) {
-            const T* xp = x + (ih * g.in_w + iw) * C;
-            for (int64_t c = 0; c < C; ++c) acc[static_cast<std::size_t>(c)] += xp[c];
-          }
-        }
-        const T kh = static_cast<T>(ih1 - ih0), kw = static_cast<T>(iw1 - iw0);
-        T* y = out + px * C;
-        for (int64_t c = 0; c < C; ++c) y[c] = acc[static_cast<std::size_t>(c)] / kh / kw;
-      }
-    });
+                   std::vector<T> acc(static_cast<std::size_t>(C));
+                   for (int64_t px = begin; px < end; ++px) {
+                     const int64_t n = px / (g.out_h * g.out_w);
+                     const int64_t oh = (px / g.out_w) % g.out_h;
+                     const int64_t ow = px % g.out_w;
+                     const int64_t ih0 = adaptive_start_index(oh, g.out_h, g.in_h);
+                     const int64_t ih1 = adaptive_end_index(oh, g.out_h, g.in_h);
+                     const int64_t iw0 = adaptive_start_index(ow, g.out_w, g.in_w);
+                     const int64_t iw1 = adaptive_end_index(ow, g.out_w, g.in_w);
+                     std::fill(acc.begin(), acc.end(), T(0));
+                     const T* x = in + n * g.in_h * g.in_w * C;
+                     for (int64_t ih = ih0; ih < ih1; ++ih) {
+                       for (int64_t iw = iw0; iw < iw1; ++iw) {
+                         const T* xp = x + (ih * g.in_w + iw) * C;
+                         for (int64_t c = 0; c < C; ++c) acc[static_cast<std::size_t>(c)] += xp[c];
+                       }
+                     }
+                     const T kh = static_cast<T>(ih1 - ih0), kw = static_cast<T>(iw1 - iw0);
+                     T* y = out + px * C;
+                     for (int64_t c = 0; c < C; ++c)
+                       y[c] = acc[static_cast<std::size_t>(c)] / kh / kw;
+                   }
+                 });
     return;
   }
   const int64_t plane_in = g.in_h * g.in_w;

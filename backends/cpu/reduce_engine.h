@@ -175,7 +175,8 @@ void run_reduction(const ReducePlan& plan, const In* in, Out* out, const Reducer
     // Columns split into blocks, so that one output row can use every thread.
     const int64_t block = 256;
     const int64_t blocks_per_row = (width + block - 1) / block;
-    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, plan.red_numel * block));
+    const int64_t grain =
+        std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, plan.red_numel * block));
     parallel_for(0, rows * blocks_per_row, grain, [&](int64_t b, int64_t e) {
       std::unique_ptr<acc_t[]> acc(new acc_t[static_cast<std::size_t>(block)]);
       for (int64_t t = b; t < e; ++t) {
@@ -203,7 +204,8 @@ void run_reduction(const ReducePlan& plan, const In* in, Out* out, const Reducer
           }
           if (done) break;
         }
-        for (int64_t j = 0; j < n; ++j) out[out_off + j0 + j] = r.finish(acc[static_cast<std::size_t>(j)]);
+        for (int64_t j = 0; j < n; ++j)
+          out[out_off + j0 + j] = r.finish(acc[static_cast<std::size_t>(j)]);
       }
     });
     return;

@@ -166,20 +166,21 @@ void sum_into(const Tensor& self, uint64_t mask, bool keepdim, const Tensor& out
               const char* name) {
   const Tensor in = as_dtype(self, out.scalar_type());
   const cpu_reduce::ReducePlan plan = make_reduce_plan(in, mask, out, keepdim);
-  SOPS_DISPATCH_TYPES(dtypes::kAllTypes | dtypes::kBoolType | dtypes::kReducedFloatingTypes,
-                      out.scalar_type(), name, [&] {
-    if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
-      // 16-bit floats: reduced in float32, then rounded once.
-      Tensor wide = as_dtype(in, ScalarType::Float);
-      Tensor result = sops::empty(out.sizes(), out.options().dtype(ScalarType::Float));
-      sum_into(wide, mask, keepdim, result, mean, name);
-      cpu_util::copy_cast(out, result);
-    } else {
-      SumReducer<scalar_t> r;
-      if (mean) r.divisor = static_cast<double>(plan.red_numel);
-      run_reduction(plan, in.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), r);
-    }
-  });
+  SOPS_DISPATCH_TYPES(
+      dtypes::kAllTypes | dtypes::kBoolType | dtypes::kReducedFloatingTypes, out.scalar_type(),
+      name, [&] {
+        if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+          // 16-bit floats: reduced in float32, then rounded once.
+          Tensor wide = as_dtype(in, ScalarType::Float);
+          Tensor result = sops::empty(out.sizes(), out.options().dtype(ScalarType::Float));
+          sum_into(wide, mask, keepdim, result, mean, name);
+          cpu_util::copy_cast(out, result);
+        } else {
+          SumReducer<scalar_t> r;
+          if (mean) r.divisor = static_cast<double>(plan.red_numel);
+          run_reduction(plan, in.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), r);
+        }
+      });
 }
 
 }  // namespace

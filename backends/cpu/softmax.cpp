@@ -9,8 +9,8 @@
 
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
-#include "runtime/vec_math.h"
 #include "runtime/parallel.h"
+#include "runtime/vec_math.h"
 
 namespace sops::aten::native {
 namespace {
@@ -98,15 +98,13 @@ SOPS_ALWAYS_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t
     T* y = out + r * n;
     const T m = row_max<T, B>(x, n);
     if constexpr (Log) {
-      const T sum = std::isfinite(m)
-                        ? exp_sum<T, B, false, true>(x, nullptr, n, m)
-                        : exp_sum<T, B, false, false>(x, nullptr, n, m);
+      const T sum = std::isfinite(m) ? exp_sum<T, B, false, true>(x, nullptr, n, m)
+                                     : exp_sum<T, B, false, false>(x, nullptr, n, m);
       const T shift = m + std::log(sum);
       axpb<T, B>(x, y, n, T(1), -shift);
     } else {
-      const T scale =
-          T(1) / (std::isfinite(m) ? exp_sum<T, B, true, true>(x, y, n, m)
-                                   : exp_sum<T, B, true, false>(x, y, n, m));
+      const T scale = T(1) / (std::isfinite(m) ? exp_sum<T, B, true, true>(x, y, n, m)
+                                               : exp_sum<T, B, true, false>(x, y, n, m));
       axpb<T, B>(y, y, n, scale, T(0));
     }
   }
@@ -117,7 +115,7 @@ SOPS_ALWAYS_INLINE void lastdim_rows(const T* in, T* out, int64_t begin, int64_t
 // sums.
 template <typename T, bool Log, int B>
 SOPS_ALWAYS_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t end, int64_t size,
-                                int64_t stride, int64_t inner, T* m, T* s) {
+                                   int64_t stride, int64_t inner, T* m, T* s) {
   constexpr int64_t L = vec::Vec<T, B>::kLanes;
   for (int64_t o = begin; o < end; ++o) {
     const T* x = in + o * size * stride;
@@ -130,7 +128,8 @@ SOPS_ALWAYS_INLINE void inner_rows(const T* in, T* out, int64_t begin, int64_t e
       const T* xd = x + d * stride;
       int64_t i = 0;
       for (; i + L <= inner; i += L) {
-        vec::store<T, B>(m + i, vec::max_nan<T, B>(vec::load<T, B>(xd + i), vec::load<T, B>(m + i)));
+        vec::store<T, B>(m + i,
+                         vec::max_nan<T, B>(vec::load<T, B>(xd + i), vec::load<T, B>(m + i)));
       }
       for (; i < inner; ++i) m[i] = max_nan(xd[i], m[i]);
     }
@@ -181,7 +180,8 @@ void inner_rows_sse(const T* in, T* out, int64_t begin, int64_t end, int64_t siz
 }
 #if SOPS_HAVE_AVX2_CLONES
 template <typename T, bool Log>
-SOPS_KERNEL_AVX2 void lastdim_rows_avx2(const T* in, T* out, int64_t begin, int64_t end, int64_t n) {
+SOPS_KERNEL_AVX2 void lastdim_rows_avx2(const T* in, T* out, int64_t begin, int64_t end,
+                                        int64_t n) {
   lastdim_rows<T, Log, 32>(in, out, begin, end, n);
 }
 template <typename T, bool Log>
@@ -270,12 +270,14 @@ void softmax_out(const Tensor& self, int64_t dim, bool half_to_float, const Tens
 
 SOPS_IMPL_FUNC(softmax_cpu_out)
 (const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out) {
-  softmax_out<false>(self, dim, half_to_float, out, "softmax_lastdim_kernel_impl", "softmax_kernel_impl");
+  softmax_out<false>(self, dim, half_to_float, out, "softmax_lastdim_kernel_impl",
+                     "softmax_kernel_impl");
 }
 
 SOPS_IMPL_FUNC(log_softmax_cpu_out)
 (const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out) {
-  softmax_out<true>(self, dim, half_to_float, out, "log_softmax_lastdim_kernel_impl", "log_softmax_kernel_impl");
+  softmax_out<true>(self, dim, half_to_float, out, "log_softmax_lastdim_kernel_impl",
+                    "log_softmax_kernel_impl");
 }
 
 }  // namespace sops::aten::native

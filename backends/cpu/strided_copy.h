@@ -80,10 +80,18 @@ inline void copy_same_dtype(const Tensor& dst, const Tensor& src) {
       return;
     }
     switch (item) {
-      case 1: detail::copy_elements<uint8_t>(o, i, inner.size, inner.dst, inner.src); break;
-      case 2: detail::copy_elements<uint16_t>(o, i, inner.size, inner.dst, inner.src); break;
-      case 4: detail::copy_elements<uint32_t>(o, i, inner.size, inner.dst, inner.src); break;
-      default: detail::copy_elements<uint64_t>(o, i, inner.size, inner.dst, inner.src); break;
+      case 1:
+        detail::copy_elements<uint8_t>(o, i, inner.size, inner.dst, inner.src);
+        break;
+      case 2:
+        detail::copy_elements<uint16_t>(o, i, inner.size, inner.dst, inner.src);
+        break;
+      case 4:
+        detail::copy_elements<uint32_t>(o, i, inner.size, inner.dst, inner.src);
+        break;
+      default:
+        detail::copy_elements<uint64_t>(o, i, inner.size, inner.dst, inner.src);
+        break;
     }
   };
   // Odometer over the outer dimensions.
@@ -148,7 +156,8 @@ inline DimVector infer_dense_strides(const Tensor& t) {
     int64_t dim1 = i;
     for (int64_t j = 1; j <= i; ++j) {
       const int64_t dim0 = i - j;
-      const int c = compare(perm[static_cast<std::size_t>(dim0)], perm[static_cast<std::size_t>(dim1)]);
+      const int c =
+          compare(perm[static_cast<std::size_t>(dim0)], perm[static_cast<std::size_t>(dim1)]);
       if (c > 0) {
         std::swap(perm[static_cast<std::size_t>(dim0)], perm[static_cast<std::size_t>(dim1)]);
         dim1 = dim0;

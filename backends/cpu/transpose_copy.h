@@ -108,11 +108,20 @@ inline bool try_transpose_copy(const TensorIteratorBase& iter) {
     });
   };
   switch (size) {
-    case 1: run(uint8_t{}); return true;
-    case 2: run(uint16_t{}); return true;
-    case 4: run(uint32_t{}); return true;
-    case 8: run(uint64_t{}); return true;
-    default: return false;
+    case 1:
+      run(uint8_t{});
+      return true;
+    case 2:
+      run(uint16_t{});
+      return true;
+    case 4:
+      run(uint32_t{});
+      return true;
+    case 8:
+      run(uint64_t{});
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -37,23 +37,23 @@ SOPS_IMPL_FUNC(abs_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
 }
 
 // The floating ones: the common dtype is float32 or float64.
-#define SOPS_UNARY_FLOAT_IMPL(name, expr)                                      \
+#define SOPS_UNARY_FLOAT_IMPL(name, expr)                                     \
   SOPS_IMPL_FUNC(name##_out)(const Tensor& /*self*/, const Tensor& /*out*/) { \
-    SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), #name, [&] {                  \
-      sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return expr; });    \
-    });                                                                        \
+    SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), #name, [&] {                 \
+      sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return expr; });   \
+    });                                                                       \
   }
 
 // With a vector form `vexpr` of `v` (runtime/vec_math.h), for what the compiler cannot
 // vectorize from the C library's scalar calls.
-#define SOPS_UNARY_FLOAT_VEC_IMPL(name, expr, vexpr)                                 \
-  SOPS_IMPL_FUNC(name##_out)(const Tensor& /*self*/, const Tensor& /*out*/) {       \
-    SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), #name, [&] {                        \
-      using V = typename Vec32<scalar_t>::type;                                      \
-      sops::cpu_kernel_vec(                                                          \
-          *this, [](scalar_t x) -> scalar_t { return expr; },                        \
-          [](V v) SOPS_VEC_LAMBDA -> V { return vexpr; });                                           \
-    });                                                                              \
+#define SOPS_UNARY_FLOAT_VEC_IMPL(name, expr, vexpr)                          \
+  SOPS_IMPL_FUNC(name##_out)(const Tensor& /*self*/, const Tensor& /*out*/) { \
+    SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), #name, [&] {                 \
+      using V = typename Vec32<scalar_t>::type;                               \
+      sops::cpu_kernel_vec(                                                   \
+          *this, [](scalar_t x) -> scalar_t { return expr; },                 \
+          [](V v) SOPS_VEC_LAMBDA -> V { return vexpr; });                    \
+    });                                                                       \
   }
 
 SOPS_UNARY_FLOAT_VEC_IMPL(exp, std::exp(x), vec::exp(v))
@@ -69,7 +69,8 @@ SOPS_UNARY_FLOAT_VEC_IMPL(tanh, std::tanh(x), vec::tanh(v))
 // PyTorch's pow_Tensor_Scalar_out: exponent 0 fills 1, exponent 1 copies; floating
 // bases take sqrt, rsqrt, reciprocal, square, cube and 1/square for 0.5, -0.5, -1, 2, 3
 // and -2, else pow in double; integral bases multiply by squaring (wrapping).
-SOPS_IMPL_FUNC(pow_Tensor_Scalar_out)(const Tensor& self, const Scalar& exponent, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(pow_Tensor_Scalar_out)(const Tensor& self, const Scalar& exponent,
+                                      const Tensor& /*out*/) {
   const ScalarType dtype = result_type(self, exponent);
   if (scalar_equals(exponent, 0.0) || (exponent.is_boolean() && !exponent.to_unchecked<bool>())) {
     SOPS_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "pow", [&] {
@@ -78,9 +79,8 @@ SOPS_IMPL_FUNC(pow_Tensor_Scalar_out)(const Tensor& self, const Scalar& exponent
     return;
   }
   if (scalar_equals(exponent, 1.0) || (exponent.is_boolean() && exponent.to_unchecked<bool>())) {
-    SOPS_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "pow", [&] {
-      sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x; });
-    });
+    SOPS_DISPATCH_ALL_TYPES_AND_BOOL(
+        dtype, "pow", [&] { sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x; }); });
     return;
   }
   if (is_floating_point(dtype)) {

@@ -10,7 +10,8 @@ namespace sops::aten::native {
 
 Tensor view(const Tensor& self, IntArrayRef size) {
   const DimVector sizes = ops_util::infer_size(size, self.numel());
-  const std::optional<DimVector> strides = ops_util::view_strides(self.sizes(), self.strides(), sizes);
+  const std::optional<DimVector> strides =
+      ops_util::view_strides(self.sizes(), self.strides(), sizes);
   SOPS_CHECK_ARG(strides.has_value(), "self",
                  "view size is not compatible with input tensor's size and stride (at least one "
                  "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");

@@ -58,17 +58,13 @@ struct Silu {
 // min(max(x + 3, 0), 6) / 6.
 template <typename T>
 struct Hardsigmoid {
-  __device__ T operator()(T x) const {
-    return min_of(max_of(x + T(3), T(0)), T(6)) / T(6);
-  }
+  __device__ T operator()(T x) const { return min_of(max_of(x + T(3), T(0)), T(6)) / T(6); }
 };
 
 // x * min(max(x + 3, 0), 6) / 6.
 template <typename T>
 struct Hardswish {
-  __device__ T operator()(T x) const {
-    return x * min_of(max_of(x + T(3), T(0)), T(6)) / T(6);
-  }
+  __device__ T operator()(T x) const { return x * min_of(max_of(x + T(3), T(0)), T(6)) / T(6); }
 };
 
 // x > 0 ? x : x * negative_slope (NaN and -0.0 take the second branch, unchanged).
@@ -157,15 +153,13 @@ void clamp_kernel(const TensorIteratorBase& iter, const Scalar& lo, const Scalar
 }
 
 void clamp_min_kernel(const TensorIteratorBase& iter, const Scalar& lo) {
-  SOPS_DISPATCH_ALL_TYPES(iter.dtype(0), "clamp", [&] {
-    gpu_kernel(iter, ClampMin<scalar_t>{scalar_to<scalar_t>(lo)});
-  });
+  SOPS_DISPATCH_ALL_TYPES(iter.dtype(0), "clamp",
+                          [&] { gpu_kernel(iter, ClampMin<scalar_t>{scalar_to<scalar_t>(lo)}); });
 }
 
 void clamp_max_kernel(const TensorIteratorBase& iter, const Scalar& hi) {
-  SOPS_DISPATCH_ALL_TYPES(iter.dtype(0), "clamp", [&] {
-    gpu_kernel(iter, ClampMax<scalar_t>{scalar_to<scalar_t>(hi)});
-  });
+  SOPS_DISPATCH_ALL_TYPES(iter.dtype(0), "clamp",
+                          [&] { gpu_kernel(iter, ClampMax<scalar_t>{scalar_to<scalar_t>(hi)}); });
 }
 
 void clamp_nan_kernel(const TensorIteratorBase& iter) {

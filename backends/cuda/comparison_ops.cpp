@@ -6,14 +6,14 @@
 
 namespace sops::aten::native {
 
-#define SOPS_CUDA_COMPARISON_IMPL(name, op)                                         \
-  SOPS_IMPL_FUNC(name##_Tensor_out_cuda)                                            \
-  (const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {        \
-    cuda::comparison_kernel(*this, cuda::CompareOp::op, #name);                     \
-  }                                                                                 \
-  SOPS_IMPL_FUNC(name##_Scalar_out_cuda)                                            \
-  (const Tensor& /*self*/, const Scalar& /*other*/, const Tensor& /*out*/) {        \
-    cuda::comparison_kernel(*this, cuda::CompareOp::op, #name);                     \
+#define SOPS_CUDA_COMPARISON_IMPL(name, op)                                  \
+  SOPS_IMPL_FUNC(name##_Tensor_out_cuda)                                     \
+  (const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) { \
+    cuda::comparison_kernel(*this, cuda::CompareOp::op, #name);              \
+  }                                                                          \
+  SOPS_IMPL_FUNC(name##_Scalar_out_cuda)                                     \
+  (const Tensor& /*self*/, const Scalar& /*other*/, const Tensor& /*out*/) { \
+    cuda::comparison_kernel(*this, cuda::CompareOp::op, #name);              \
   }
 
 SOPS_CUDA_COMPARISON_IMPL(eq, kEq)

@@ -10,10 +10,10 @@ namespace sops::cuda {
 namespace {
 
 // out = cmp(a, b) in the common dtype; the bool result is written as out's dtype.
-#define SOPS_CUDA_COMPARE_FUNCTOR(Name, op)                                  \
-  template <typename T>                                                      \
-  struct Name {                                                              \
-    __device__ bool operator()(T a, T b) const { return a op b; }            \
+#define SOPS_CUDA_COMPARE_FUNCTOR(Name, op)                       \
+  template <typename T>                                           \
+  struct Name {                                                   \
+    __device__ bool operator()(T a, T b) const { return a op b; } \
   };
 
 SOPS_CUDA_COMPARE_FUNCTOR(Eq, ==)
@@ -51,12 +51,24 @@ struct Where {
 void comparison_kernel(const TensorIteratorBase& iter, CompareOp op, const char* name) {
   SOPS_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), name, [&] {
     switch (op) {
-      case CompareOp::kEq: gpu_kernel(iter, Eq<scalar_t>{}); break;
-      case CompareOp::kNe: gpu_kernel(iter, Ne<scalar_t>{}); break;
-      case CompareOp::kLt: gpu_kernel(iter, Lt<scalar_t>{}); break;
-      case CompareOp::kLe: gpu_kernel(iter, Le<scalar_t>{}); break;
-      case CompareOp::kGt: gpu_kernel(iter, Gt<scalar_t>{}); break;
-      case CompareOp::kGe: gpu_kernel(iter, Ge<scalar_t>{}); break;
+      case CompareOp::kEq:
+        gpu_kernel(iter, Eq<scalar_t>{});
+        break;
+      case CompareOp::kNe:
+        gpu_kernel(iter, Ne<scalar_t>{});
+        break;
+      case CompareOp::kLt:
+        gpu_kernel(iter, Lt<scalar_t>{});
+        break;
+      case CompareOp::kLe:
+        gpu_kernel(iter, Le<scalar_t>{});
+        break;
+      case CompareOp::kGt:
+        gpu_kernel(iter, Gt<scalar_t>{});
+        break;
+      case CompareOp::kGe:
+        gpu_kernel(iter, Ge<scalar_t>{});
+        break;
     }
   });
 }

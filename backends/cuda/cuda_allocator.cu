@@ -21,7 +21,7 @@ struct CachingAllocator::Block {
   void* memory;
   std::size_t size;
   int device;
-  cudaStream_t stream;  // the stream it was allocated on
+  cudaStream_t stream;                // the stream it was allocated on
   std::vector<cudaStream_t> used_on;  // other streams, from record_stream
 };
 
@@ -36,9 +36,9 @@ void* CachingAllocator::device_malloc(std::size_t size, int device) {
   }
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
-    raise(Error(detail::str("CUDA out of memory: tried to allocate ", size, " bytes on cuda:", device,
-                            " with ", stats_.in_use_bytes, " bytes in use by tensors (",
-                            cudaGetErrorString(e), ")")));
+    raise(Error(detail::str("CUDA out of memory: tried to allocate ", size,
+                            " bytes on cuda:", device, " with ", stats_.in_use_bytes,
+                            " bytes in use by tensors (", cudaGetErrorString(e), ")")));
   }
   ++stats_.device_allocations;
   return memory;

@@ -25,10 +25,10 @@
 namespace sops::cuda {
 
 struct AllocatorStats {
-  std::size_t in_use_bytes = 0;  // held by tensors
-  std::size_t cached_bytes = 0;  // freed, kept for reuse
+  std::size_t in_use_bytes = 0;        // held by tensors
+  std::size_t cached_bytes = 0;        // freed, kept for reuse
   std::size_t device_allocations = 0;  // cudaMalloc calls that succeeded
-  std::size_t cache_hits = 0;  // requests served from the cache
+  std::size_t cache_hits = 0;          // requests served from the cache
 };
 
 class CachingAllocator final : public Allocator {

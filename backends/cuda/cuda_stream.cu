@@ -148,9 +148,7 @@ StreamGuard::~StreamGuard() {
   (void)cudaSetDevice(previous_device_);  // also undoes a switch made inside the scope
 }
 
-Event::Event() : device_(current_device()) {
-  check(cudaEventCreate(&handle_), "cudaEventCreate");
-}
+Event::Event() : device_(current_device()) { check(cudaEventCreate(&handle_), "cudaEventCreate"); }
 
 Event::~Event() {
   if (handle_ != nullptr) (void)cudaEventDestroy(handle_);
@@ -158,8 +156,9 @@ Event::~Event() {
 
 void Event::record(const Stream& stream) {
   if (stream.device() != device_) {
-    raise(Error(detail::str("an event of cuda:", device_, " cannot be recorded on a stream of cuda:",
-                            stream.device(), " (create the event with that device current)")));
+    raise(Error(detail::str("an event of cuda:", device_,
+                            " cannot be recorded on a stream of cuda:", stream.device(),
+                            " (create the event with that device current)")));
   }
   const SetDevice on(device_);
   check(cudaEventRecord(handle_, stream.handle()), "cudaEventRecord");

@@ -49,7 +49,8 @@ bool vectorizable(const ElementwiseArgs& a) {
     // a byte stride of 4 is not contiguous.
     const auto size = static_cast<int64_t>(element_size(a.dtypes[i]));
     if (a.ndim == 1 && a.strides[0][i] != size) return false;
-    if (reinterpret_cast<uintptr_t>(a.data[i]) % static_cast<uintptr_t>(size * kVec) != 0) return false;
+    if (reinterpret_cast<uintptr_t>(a.data[i]) % static_cast<uintptr_t>(size * kVec) != 0)
+      return false;
   }
   return true;
 }

@@ -229,10 +229,11 @@ void gpu_kernel(const TensorIteratorBase& iter, const F& f) {
   if (detail::all_types_match<R, typename Traits::args>(args, inputs) &&
       detail::vectorizable(args)) {
     const int grid = detail::grid_size((args.numel + detail::kVec - 1) / detail::kVec);
-    detail::contiguous_kernel<<<grid, kThreadsPerBlock, 0, current_stream().handle()>>>(f, args, inputs);
+    detail::contiguous_kernel<<<grid, kThreadsPerBlock, 0, current_stream().handle()>>>(f, args,
+                                                                                        inputs);
   } else {
     detail::strided_kernel<<<detail::grid_size(args.numel), kThreadsPerBlock, 0,
-                                current_stream().handle()>>>(f, args);
+                             current_stream().handle()>>>(f, args);
   }
   check(cudaGetLastError(), "launching an element-wise kernel");
 }

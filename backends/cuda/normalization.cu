@@ -128,8 +128,8 @@ void launch_layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, const 
   // Threads: a multiple of a warp, no more than the row has elements (at least one warp).
   const int64_t warps = std::min<int64_t>(kMaxWarps, std::max<int64_t>(1, (n + kWarp - 1) / kWarp));
   const unsigned grid = static_cast<unsigned>(std::min<int64_t>(rows, int64_t{1} << 16));
-  layer_norm_rows<T><<<grid, static_cast<unsigned>(warps * kWarp), 0,
-                            current_stream().handle()>>>(p);
+  layer_norm_rows<T>
+      <<<grid, static_cast<unsigned>(warps * kWarp), 0, current_stream().handle()>>>(p);
   check(cudaGetLastError(), "launching the layer norm kernel");
 }
 

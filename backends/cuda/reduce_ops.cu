@@ -16,8 +16,8 @@
 //   using acc_t;  acc_t identity() const;  void write(char* out, acc_t acc) const;
 //   acc_t reduce(acc_t acc, const char* element, int64_t index) const;  index: row-major
 //   acc_t combine(acc_t a, acc_t b) const;  a holds the lower indices
-#include <cuda/std/limits>
 #include <cuda_runtime.h>
+#include <cuda/std/limits>
 
 #include <algorithm>
 #include <cstdint>
@@ -176,8 +176,8 @@ __device__ typename Op::acc_t reduce_range(const Op& op, const ReduceGeometry& g
 // the group's accumulator goes to partial[o * gridDim.y + blockIdx.y], else to out.
 template <typename Op>
 __global__ void __launch_bounds__(kBlockThreads)
-    reduce_kernel(Op op, ReduceGeometry g, const char* in, char* out,
-                  typename Op::acc_t* partial, int64_t chunk) {
+    reduce_kernel(Op op, ReduceGeometry g, const char* in, char* out, typename Op::acc_t* partial,
+                  int64_t chunk) {
   using acc_t = typename Op::acc_t;
   __shared__ acc_t buf[kBlockThreads];
   const int group = static_cast<int>(blockDim.x);
@@ -363,20 +363,18 @@ void launch_reduction(const Op& op, const ReduceGeometry& g, const Tensor& self,
   acc_t* partial = nullptr;
   if (splits > 1) {
     const int64_t bytes = g.out_numel * splits * static_cast<int64_t>(sizeof(acc_t));
-    workspace = sops::empty(IntArrayRef(&bytes, 1),
-                            TensorOptions(ScalarType::Byte).device(self.device()));
+    workspace =
+        sops::empty(IntArrayRef(&bytes, 1), TensorOptions(ScalarType::Byte).device(self.device()));
     partial = static_cast<acc_t*>(workspace.data_ptr());
   }
-  const dim3 grid(static_cast<unsigned>(std::min(blocks, sms * 32)),
-                  static_cast<unsigned>(splits));
+  const dim3 grid(static_cast<unsigned>(std::min(blocks, sms * 32)), static_cast<unsigned>(splits));
   const dim3 block(static_cast<unsigned>(group), static_cast<unsigned>(rows));
   reduce_kernel<<<grid, block, 0, current_stream().handle()>>>(op, g, in, dst, partial, chunk);
   check(cudaGetLastError(), "launching a reduction kernel");
   if (splits == 1) return;
   const int64_t finish_blocks = std::min(ceil_div(g.out_numel, kBlockThreads), sms * 32);
   finish_kernel<<<static_cast<unsigned>(finish_blocks), kBlockThreads, 0,
-                  current_stream().handle()>>>(op, g, partial, splits,
-                                                                         dst);
+                  current_stream().handle()>>>(op, g, partial, splits, dst);
   check(cudaGetLastError(), "launching a reduction kernel");
 }
 
@@ -384,8 +382,7 @@ void launch_reduction(const Op& op, const ReduceGeometry& g, const Tensor& self,
 
 void sum_kernel(const Tensor& self, uint64_t mask, bool keepdim, const Tensor& out, bool mean,
                 const char* name) {
-  constexpr uint32_t kTypes =
-      dtypes::kAllTypes | dtypes::kBoolType | dtypes::kReducedFloatingTypes;
+  constexpr uint32_t kTypes = dtypes::kAllTypes | dtypes::kBoolType | dtypes::kReducedFloatingTypes;
   SOPS_DISPATCH_TYPES(kTypes, out.scalar_type(), name, [&] {
     const ReduceGeometry g = make_geometry(self, mask, out, keepdim, /*sort_reduced=*/true);
     const SumOp<scalar_t> op{self.scalar_type(), mean ? static_cast<double>(g.red_numel) : 1.0};

@@ -10,8 +10,8 @@
 // x - (max + log(sum)). `group` is 1 (a thread per row) when the row is strided in memory
 // and there are rows enough to fill the device: neighbouring threads then read
 // neighbouring elements. Input and output are read and written through their own strides.
-#include <cuda/std/limits>
 #include <cuda_runtime.h>
+#include <cuda/std/limits>
 
 #include <algorithm>
 #include <cmath>
@@ -20,8 +20,8 @@
 
 #include "backends/cuda/cuda_check.h"
 #include "backends/cuda/cuda_stream.h"
-#include "backends/cuda/softmax_kernels.h"
 #include "backends/cuda/loops.cuh"  // detail::sm_count
+#include "backends/cuda/softmax_kernels.h"
 #include "runtime/error.h"
 #include "runtime/tensor.h"
 #include "runtime/visit_dtype.h"
@@ -38,8 +38,8 @@ struct SoftmaxGeometry {
   int64_t in[kMaxRowDims] = {};
   int64_t out[kMaxRowDims] = {};
   int64_t rows = 1;
-  int64_t n = 1;           // elements per row (the size of `dim`)
-  int64_t in_stride = 1;   // along `dim`
+  int64_t n = 1;          // elements per row (the size of `dim`)
+  int64_t in_stride = 1;  // along `dim`
   int64_t out_stride = 1;
 };
 
@@ -165,10 +165,9 @@ void launch_softmax(const SoftmaxGeometry& g, const Tensor& self, const Tensor& 
   const int rows = kBlockThreads / group;
   const int64_t blocks = (g.rows + rows - 1) / rows;
   const auto grid = static_cast<unsigned>(std::min(blocks, sms * 32));
-  softmax_rows_kernel<T, kLog><<<grid, dim3(static_cast<unsigned>(group),
-                                             static_cast<unsigned>(rows)),
-                                 0, current_stream().handle()>>>(
-      g, self.const_data_ptr<T>(), out.data_ptr<T>());
+  softmax_rows_kernel<T, kLog>
+      <<<grid, dim3(static_cast<unsigned>(group), static_cast<unsigned>(rows)), 0,
+         current_stream().handle()>>>(g, self.const_data_ptr<T>(), out.data_ptr<T>());
   check(cudaGetLastError(), "launching a softmax kernel");
 }
 

@@ -32,7 +32,6 @@ void pow_identity_kernel(const TensorIteratorBase& iter, ScalarType dtype);
 void pow_floating_kernel(const TensorIteratorBase& iter, ScalarType dtype, double exponent);
 // An integral base, exponent >= 0 (the meta function refused negative ones): by squaring,
 // wrapping; the exponent converts to `dtype` with PyTorch's checks (on the host).
-void pow_integral_kernel(const TensorIteratorBase& iter, ScalarType dtype,
-                         const Scalar& exponent);
+void pow_integral_kernel(const TensorIteratorBase& iter, ScalarType dtype, const Scalar& exponent);
 
 }  // namespace sops::cuda

@@ -25,9 +25,9 @@ SOPS_IMPL_FUNC(abs_out_cuda)(const Tensor& /*self*/, const Tensor& /*out*/) {
   cuda::abs_kernel(*this);
 }
 
-#define SOPS_CUDA_UNARY_FLOAT_IMPL(name)                                             \
-  SOPS_IMPL_FUNC(name##_out_cuda)(const Tensor& /*self*/, const Tensor& /*out*/) {  \
-    cuda::name##_kernel(*this);                                                      \
+#define SOPS_CUDA_UNARY_FLOAT_IMPL(name)                                           \
+  SOPS_IMPL_FUNC(name##_out_cuda)(const Tensor& /*self*/, const Tensor& /*out*/) { \
+    cuda::name##_kernel(*this);                                                    \
   }
 
 SOPS_CUDA_UNARY_FLOAT_IMPL(exp)

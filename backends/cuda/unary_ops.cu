@@ -4,8 +4,8 @@
 // dispatch's bodies are generic lambdas, which cannot hold extended lambdas.
 #include <cmath>
 
-#include "backends/cuda/unary_kernels.h"
 #include "backends/cuda/loops.cuh"
+#include "backends/cuda/unary_kernels.h"
 #include "ops/meta/scalar_checks.h"
 #include "ops/meta/scalar_math.h"
 #include "runtime/visit_dtype.h"
@@ -44,7 +44,7 @@ SOPS_CUDA_UNARY_FUNCTOR(Sigmoid, T(1) / (T(1) + std::exp(-x)))
 SOPS_CUDA_UNARY_FUNCTOR(Tanh, std::tanh(x))
 // pow's special exponents.
 SOPS_CUDA_UNARY_FUNCTOR(Reciprocal, T(1) / x)
-SOPS_CUDA_UNARY_FUNCTOR(Square, x * x)
+SOPS_CUDA_UNARY_FUNCTOR(Square, x* x)
 SOPS_CUDA_UNARY_FUNCTOR(Cube, x * x * x)
 SOPS_CUDA_UNARY_FUNCTOR(InverseSquare, T(1) / (x * x))
 SOPS_CUDA_UNARY_FUNCTOR(Identity, x)
@@ -82,10 +82,10 @@ void abs_kernel(const TensorIteratorBase& iter) {
   SOPS_DISPATCH_ALL_TYPES(iter.common_dtype(), "abs", [&] { gpu_kernel(iter, Abs<scalar_t>{}); });
 }
 
-#define SOPS_CUDA_UNARY_FLOAT_KERNEL(name, Functor)                                    \
-  void name##_kernel(const TensorIteratorBase& iter) {                                 \
-    SOPS_DISPATCH_FLOATING_TYPES(iter.common_dtype(), #name,                           \
-                                 [&] { gpu_kernel(iter, Functor<scalar_t>{}); });      \
+#define SOPS_CUDA_UNARY_FLOAT_KERNEL(name, Functor)                               \
+  void name##_kernel(const TensorIteratorBase& iter) {                            \
+    SOPS_DISPATCH_FLOATING_TYPES(iter.common_dtype(), #name,                      \
+                                 [&] { gpu_kernel(iter, Functor<scalar_t>{}); }); \
   }
 
 SOPS_CUDA_UNARY_FLOAT_KERNEL(exp, Exp)
@@ -125,8 +125,7 @@ void pow_floating_kernel(const TensorIteratorBase& iter, ScalarType dtype, doubl
   });
 }
 
-void pow_integral_kernel(const TensorIteratorBase& iter, ScalarType dtype,
-                         const Scalar& exponent) {
+void pow_integral_kernel(const TensorIteratorBase& iter, ScalarType dtype, const Scalar& exponent) {
   SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "pow", [&] {
     gpu_kernel(iter, PowInteger<scalar_t>{aten::ops_util::scalar_to<scalar_t>(exponent)});
   });

@@ -17,12 +17,14 @@ SOPS_META_FUNC(gelu)(const Tensor& self, std::string_view approximate) {
 
 namespace my::ops::native {
 
-SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate, const Tensor& /*out*/) {
+SOPS_IMPL_FUNC(gelu_out)(const Tensor& /*self*/, std::string_view approximate,
+                         const Tensor& /*out*/) {
   const bool tanh = approximate == "tanh";
   SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), "gelu", [&] {
     ::sops::cpu_kernel(*this, [tanh](scalar_t x) -> scalar_t {
       if (tanh) {
-        const scalar_t inner = std::sqrt(scalar_t(2) / scalar_t(M_PI)) * (x + scalar_t(0.044715) * x * x * x);
+        const scalar_t inner =
+            std::sqrt(scalar_t(2) / scalar_t(M_PI)) * (x + scalar_t(0.044715) * x * x * x);
         return scalar_t(0.5) * x * (scalar_t(1) + std::tanh(inner));
       }
       return scalar_t(0.5) * x * (scalar_t(1) + std::erf(x / std::sqrt(scalar_t(2))));

@@ -10,7 +10,7 @@ int main() {
   sops::Tensor x = sops::empty({2}, sops::TensorOptions());
   x.data_ptr<float>()[0] = 1.0f;
   x.data_ptr<float>()[1] = -1.0f;
-  const sops::Tensor y = my::ops::gelu(x);              // through the dispatcher
+  const sops::Tensor y = my::ops::gelu(x);               // through the dispatcher
   const sops::Tensor z = my::ops::cpu::gelu(x, "tanh");  // static entry point
   // PyTorch: torch.nn.functional.gelu(torch.tensor([1., -1.])) = [0.8413, -0.1587]
   const bool ok = my::ops::kNumOperators == 2 &&

@@ -35,8 +35,10 @@ SOPS_META_FUNC2(sum_of_squares, dim)(const Tensor& self, IntArrayRef dim, bool k
   const std::vector<bool> reduced = reduced_dims(self, dim);
   std::vector<int64_t> sizes;
   for (int64_t d = 0; d < self.dim(); ++d) {
-    if (!reduced[d]) sizes.push_back(self.size(d));
-    else if (keepdim) sizes.push_back(1);
+    if (!reduced[d])
+      sizes.push_back(self.size(d));
+    else if (keepdim)
+      sizes.push_back(1);
   }
   set_output_raw_strided(0, sizes, {}, self.options());
 }
@@ -52,8 +54,10 @@ SOPS_IMPL_FUNC(sum_of_squares_out)(const Tensor& self, IntArrayRef dim, bool kee
   const std::vector<bool> reduced = reduced_dims(self, dim);
   std::vector<int64_t> out_stride(static_cast<std::size_t>(self.dim()), 0);
   for (int64_t d = 0, o = 0; d < self.dim(); ++d) {
-    if (!reduced[d]) out_stride[d] = out.stride(o++);
-    else if (keepdim) ++o;
+    if (!reduced[d])
+      out_stride[d] = out.stride(o++);
+    else if (keepdim)
+      ++o;
   }
   SOPS_DISPATCH_FLOATING_TYPES(self.scalar_type(), "sum_of_squares", [&] {
     for_each_element<scalar_t>(out, [](const int64_t*, scalar_t& v) { v = 0; });

@@ -9,7 +9,8 @@ namespace {
 
 void check_same_shape_except(const Tensor& first, const Tensor& t, int64_t dim, std::size_t index) {
   SOPS_CHECK_ARG(first.dim() == t.dim(), "tensors",
-                 "Tensors must have same number of dimensions: got ", first.dim(), " and ", t.dim());
+                 "Tensors must have same number of dimensions: got ", first.dim(), " and ",
+                 t.dim());
   for (int64_t d = 0; d < first.dim(); ++d) {
     if (d == dim) continue;
     SOPS_CHECK_ARG(first.size(d) == t.size(d), "tensors",

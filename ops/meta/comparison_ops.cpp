@@ -11,12 +11,12 @@ namespace sops::aten::meta {
 using ops_util::wrapped_scalar_like;
 
 // Tensor overloads borrow both inputs; Scalar overloads own the wrapped scalar.
-#define SOPS_COMPARISON_META(name)                                                          \
-  SOPS_META_FUNC2(name, Tensor)(const Tensor& self, const Tensor& other) {                  \
-    build_borrowing_comparison_op(maybe_get_output(), self, other);                         \
-  }                                                                                         \
-  SOPS_META_FUNC2(name, Scalar)(const Tensor& self, const Scalar& other) {                  \
-    build_comparison_op(maybe_get_output(), self, wrapped_scalar_like(other, self));        \
+#define SOPS_COMPARISON_META(name)                                                   \
+  SOPS_META_FUNC2(name, Tensor)(const Tensor& self, const Tensor& other) {           \
+    build_borrowing_comparison_op(maybe_get_output(), self, other);                  \
+  }                                                                                  \
+  SOPS_META_FUNC2(name, Scalar)(const Tensor& self, const Scalar& other) {           \
+    build_comparison_op(maybe_get_output(), self, wrapped_scalar_like(other, self)); \
   }
 
 SOPS_COMPARISON_META(eq)
@@ -55,7 +55,8 @@ SOPS_META_FUNC2(where, self)(const Tensor& condition, const Tensor& self, const 
   const Tensor& out = maybe_get_output();
   if (out.defined()) {
     SOPS_CHECK_ARG(out.scalar_type() == result, "out", "Expected out type to be ",
-                   ops_util::aten_name(result), " but got ", ops_util::aten_name(out.scalar_type()));
+                   ops_util::aten_name(result), " but got ",
+                   ops_util::aten_name(out.scalar_type()));
   }
   const ScalarType c = condition.scalar_type();
   SOPS_CHECK_ARG(c == ScalarType::Bool || c == ScalarType::Byte, "condition",

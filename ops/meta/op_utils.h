@@ -19,20 +19,34 @@ namespace sops::aten::ops_util {
 // ATen's ScalarType name, as PyTorch prints it in errors: "Float", "Long", "Bool".
 constexpr std::string_view aten_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Byte: return "Byte";
-    case ScalarType::Char: return "Char";
-    case ScalarType::Int: return "Int";
-    case ScalarType::Long: return "Long";
-    case ScalarType::Half: return "Half";
-    case ScalarType::Float: return "Float";
-    case ScalarType::Double: return "Double";
-    case ScalarType::Bool: return "Bool";
-    case ScalarType::BFloat16: return "BFloat16";
-    case ScalarType::Short: return "Short";
-    case ScalarType::ComplexHalf: return "ComplexHalf";
-    case ScalarType::ComplexFloat: return "ComplexFloat";
-    case ScalarType::ComplexDouble: return "ComplexDouble";
-    case ScalarType::Undefined: break;
+    case ScalarType::Byte:
+      return "Byte";
+    case ScalarType::Char:
+      return "Char";
+    case ScalarType::Int:
+      return "Int";
+    case ScalarType::Long:
+      return "Long";
+    case ScalarType::Half:
+      return "Half";
+    case ScalarType::Float:
+      return "Float";
+    case ScalarType::Double:
+      return "Double";
+    case ScalarType::Bool:
+      return "Bool";
+    case ScalarType::BFloat16:
+      return "BFloat16";
+    case ScalarType::Short:
+      return "Short";
+    case ScalarType::ComplexHalf:
+      return "ComplexHalf";
+    case ScalarType::ComplexFloat:
+      return "ComplexFloat";
+    case ScalarType::ComplexDouble:
+      return "ComplexDouble";
+    case ScalarType::Undefined:
+      break;
   }
   return "Undefined";
 }
@@ -41,20 +55,34 @@ constexpr std::string_view aten_name(ScalarType t) {
 // (caffe2::TypeMeta): "float", "double", "long int", "unsigned char".
 constexpr std::string_view typemeta_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Byte: return "unsigned char";
-    case ScalarType::Char: return "signed char";
-    case ScalarType::Int: return "int";
-    case ScalarType::Long: return "long int";
-    case ScalarType::Half: return "c10::Half";
-    case ScalarType::Float: return "float";
-    case ScalarType::Double: return "double";
-    case ScalarType::Bool: return "bool";
-    case ScalarType::BFloat16: return "c10::BFloat16";
-    case ScalarType::Short: return "short int";
-    case ScalarType::ComplexHalf: return "c10::complex<c10::Half>";
-    case ScalarType::ComplexFloat: return "c10::complex<float>";
-    case ScalarType::ComplexDouble: return "c10::complex<double>";
-    case ScalarType::Undefined: break;
+    case ScalarType::Byte:
+      return "unsigned char";
+    case ScalarType::Char:
+      return "signed char";
+    case ScalarType::Int:
+      return "int";
+    case ScalarType::Long:
+      return "long int";
+    case ScalarType::Half:
+      return "c10::Half";
+    case ScalarType::Float:
+      return "float";
+    case ScalarType::Double:
+      return "double";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::BFloat16:
+      return "c10::BFloat16";
+    case ScalarType::Short:
+      return "short int";
+    case ScalarType::ComplexHalf:
+      return "c10::complex<c10::Half>";
+    case ScalarType::ComplexFloat:
+      return "c10::complex<float>";
+    case ScalarType::ComplexDouble:
+      return "c10::complex<double>";
+    case ScalarType::Undefined:
+      break;
   }
   return "nullptr (uninitialized)";
 }
@@ -64,8 +92,9 @@ constexpr std::string_view typemeta_name(ScalarType t) {
 // tensor accepts 0 and -1.
 inline int64_t wrap_dim(int64_t dim, int64_t ndim, std::string_view argument = "dim") {
   const int64_t n = ndim <= 0 ? 1 : ndim;
-  SOPS_CHECK_ARG(dim >= -n && dim < n, argument, "Dimension out of range (expected to be in range of [",
-                 -n, ", ", n - 1, "], but got ", dim, ")");
+  SOPS_CHECK_ARG(dim >= -n && dim < n, argument,
+                 "Dimension out of range (expected to be in range of [", -n, ", ", n - 1,
+                 "], but got ", dim, ")");
   return dim < 0 ? dim + n : dim;
 }
 
@@ -123,7 +152,8 @@ inline uint64_t reduction_mask(OptionalIntArrayRef dims, int64_t ndim) {
   for (const int64_t d : *dims) {
     const int64_t w = wrap_dim(d, ndim);
     const uint64_t bit = uint64_t{1} << w;
-    SOPS_CHECK_ARG((mask & bit) == 0, "dim", "dim ", w, " appears multiple times in the list of dims");
+    SOPS_CHECK_ARG((mask & bit) == 0, "dim", "dim ", w,
+                   " appears multiple times in the list of dims");
     mask |= bit;
   }
   // A 0-dim tensor "reduces" over its implicit single dimension.
@@ -159,7 +189,8 @@ inline Tensor wrapped_scalar_like(const Scalar& s, const Tensor& like) {
 
 // TensorIterator's check_all_same_dtype for a given out= (or inplace self) tensor, with
 // PyTorch's message: "Found dtype Long but expected Float". An undefined out passes.
-inline void check_out_dtype(const Tensor& out, ScalarType expected, std::string_view argument = "out") {
+inline void check_out_dtype(const Tensor& out, ScalarType expected,
+                            std::string_view argument = "out") {
   if (!out.defined()) return;
   SOPS_CHECK_ARG(out.scalar_type() == expected, argument, "Found dtype ",
                  aten_name(out.scalar_type()), " but expected ", aten_name(expected));
@@ -185,9 +216,10 @@ inline int64_t pooling_output_shape(int64_t input_size, int64_t kernel, int64_t 
   SOPS_CHECK_ARG(pad <= ((kernel - 1) * dilation + 1) / 2, "padding",
                  "pad should be at most half of effective kernel size, but got pad=", pad,
                  ", kernel_size=", kernel, " and dilation=", dilation);
-  int64_t out = div_rtn(input_size + 2 * pad - dilation * (kernel - 1) - 1 +
-                            (ceil_mode ? stride - 1 : 0),
-                        stride) + 1;
+  int64_t out =
+      div_rtn(input_size + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0),
+              stride) +
+      1;
   // In ceil mode the last window must start inside the input or its left padding.
   if (ceil_mode && (out - 1) * stride >= input_size + pad) --out;
   return out;
@@ -240,13 +272,15 @@ inline void pool2d_shape_check(const Tensor& input, const Pool2dWindow& w, int64
   if (format == MemoryFormat::ChannelsLast) {
     SOPS_CHECK_ARG(ndim == 4 && valid_dims && input.size(3) != 0, "self",
                    "Expected 4D (batch mode) tensor expected for input with channels_last layout "
-                   "with optional 0 dim batch size for input, but got: ", input.sizes());
+                   "with optional 0 dim batch size for input, but got: ",
+                   input.sizes());
   } else {
     SOPS_CHECK_ARG((ndim == 3 && input.size(0) != 0 && valid_dims) ||
                        (ndim == 4 && valid_dims && input.size(3) != 0),
                    "self",
                    "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for "
-                   "input, but got:", input.sizes());
+                   "input, but got:",
+                   input.sizes());
   }
   SOPS_CHECK_ARG(w.kW / 2 >= w.padW && w.kH / 2 >= w.padH, "padding",
                  "pad should be smaller than or equal to half of kernel size, but got padW = ",

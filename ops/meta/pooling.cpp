@@ -24,8 +24,10 @@ SOPS_META_FUNC(max_pool2d_with_indices)
   const int64_t planes = input.size(-3);
   const int64_t height = input.size(-2);
   const int64_t width = input.size(-1);
-  const int64_t out_h = ops_util::pooling_output_shape(height, w.kH, w.padH, w.dH, w.dilationH, ceil_mode);
-  const int64_t out_w = ops_util::pooling_output_shape(width, w.kW, w.padW, w.dW, w.dilationW, ceil_mode);
+  const int64_t out_h =
+      ops_util::pooling_output_shape(height, w.kH, w.padH, w.dH, w.dilationH, ceil_mode);
+  const int64_t out_w =
+      ops_util::pooling_output_shape(width, w.kW, w.padW, w.dW, w.dilationW, ceil_mode);
   ops_util::pool2d_shape_check(input, w, planes, height, width, out_h, out_w, format);
   DimVector sizes{planes, out_h, out_w};
   if (input.dim() == 4) sizes.insert(0, batch);
@@ -68,15 +70,18 @@ namespace sops::aten::native {
 // PyTorch's adaptive_avg_pool2d: an output of 1x1 is the mean over height and width,
 // anything else _adaptive_avg_pool2d.
 Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
-  SOPS_CHECK_ARG(output_size.size() == 2, "output_size", "adaptive_avg_pool2d: output_size must be 2");
+  SOPS_CHECK_ARG(output_size.size() == 2, "output_size",
+                 "adaptive_avg_pool2d: output_size must be 2");
   SOPS_CHECK_ARG(output_size[0] >= 0 && output_size[1] >= 0, "output_size",
                  "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 "
-                 "but received {", output_size[0], ", ", output_size[1], "}");
+                 "but received {",
+                 output_size[0], ", ", output_size[1], "}");
   if (output_size[0] == 1 && output_size[1] == 1) {
     // PyTorch takes the mean over height and width here, which refuses other dtypes so.
     SOPS_CHECK_ARG(is_floating_point(self.scalar_type()), "self",
                    "mean(): could not infer output dtype. Input dtype must be either a floating "
-                   "point or complex dtype. Got: ", ops_util::aten_name(self.scalar_type()));
+                   "point or complex dtype. Got: ",
+                   ops_util::aten_name(self.scalar_type()));
   }
   return sops::aten::_adaptive_avg_pool2d(self, output_size);
 }

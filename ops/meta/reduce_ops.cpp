@@ -21,9 +21,8 @@ void minmax_meta(MetaBase& op, const Tensor& self, IntArrayRef dim, bool keepdim
   const Tensor& out = op.maybe_get_output();
   if (out.defined()) {
     SOPS_CHECK_ARG(out.scalar_type() == self.scalar_type(), "out",
-                   "Expected the dtype for input and out to match, but got ",
-                   self.scalar_type(), " for input's dtype and ", out.scalar_type(),
-                   " for out's dtype.");
+                   "Expected the dtype for input and out to match, but got ", self.scalar_type(),
+                   " for input's dtype and ", out.scalar_type(), " for out's dtype.");
   }
   const uint64_t mask = ops_util::reduction_mask(dim, self.dim());
   check_nonempty_reduction(self, mask, name);

@@ -22,27 +22,41 @@ namespace sops::aten::ops_util {
 // The element type's C++ name as PyTorch prints it in conversion errors.
 constexpr std::string_view cpp_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Byte: return "uint8_t";
-    case ScalarType::Char: return "int8_t";
-    case ScalarType::Int: return "int";
-    case ScalarType::Long: return "int64_t";
-    case ScalarType::Half: return "c10::Half";
-    case ScalarType::Float: return "float";
-    case ScalarType::Double: return "double";
-    case ScalarType::Bool: return "bool";
-    case ScalarType::BFloat16: return "c10::BFloat16";
-    case ScalarType::Short: return "int16_t";
-    case ScalarType::ComplexHalf: return "c10::complex<c10::Half>";
-    case ScalarType::ComplexFloat: return "c10::complex<float>";
-    case ScalarType::ComplexDouble: return "c10::complex<double>";
-    case ScalarType::Undefined: break;
+    case ScalarType::Byte:
+      return "uint8_t";
+    case ScalarType::Char:
+      return "int8_t";
+    case ScalarType::Int:
+      return "int";
+    case ScalarType::Long:
+      return "int64_t";
+    case ScalarType::Half:
+      return "c10::Half";
+    case ScalarType::Float:
+      return "float";
+    case ScalarType::Double:
+      return "double";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::BFloat16:
+      return "c10::BFloat16";
+    case ScalarType::Short:
+      return "int16_t";
+    case ScalarType::ComplexHalf:
+      return "c10::complex<c10::Half>";
+    case ScalarType::ComplexFloat:
+      return "c10::complex<float>";
+    case ScalarType::ComplexDouble:
+      return "c10::complex<double>";
+    case ScalarType::Undefined:
+      break;
   }
   return "undefined";
 }
 
 [[noreturn]] inline void throw_conversion_overflow(ScalarType t) {
-  raise(Error("value cannot be converted to type " + std::string(cpp_name(t)) +
-              " without overflow"));
+  raise(
+      Error("value cannot be converted to type " + std::string(cpp_name(t)) + " without overflow"));
 }
 
 // A Scalar as a T with PyTorch's checked conversion (Scalar::to<T> in ATen):
@@ -60,15 +74,17 @@ T scalar_to(const Scalar& s) {
     using L = std::numeric_limits<T>;
     if (s.is_floating_point()) {
       const double d = s.to_unchecked<double>();
-      if (std::isnan(d) || d < static_cast<double>(L::lowest()) || d > static_cast<double>(L::max())) {
+      if (std::isnan(d) || d < static_cast<double>(L::lowest()) ||
+          d > static_cast<double>(L::max())) {
         throw_conversion_overflow(kType);
       }
       return static_cast<T>(d);
     }
     const int64_t v = s.to_unchecked<int64_t>();
     if constexpr (!L::is_signed) {
-      const bool fits = v >= 0 ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(L::max())
-                               : static_cast<uint64_t>(-(v + 1)) + 1 <= static_cast<uint64_t>(L::max());
+      const bool fits =
+          v >= 0 ? static_cast<uint64_t>(v) <= static_cast<uint64_t>(L::max())
+                 : static_cast<uint64_t>(-(v + 1)) + 1 <= static_cast<uint64_t>(L::max());
       if (!fits) throw_conversion_overflow(kType);
       return static_cast<T>(static_cast<uint64_t>(v));
     } else {
@@ -102,8 +118,8 @@ inline void check_scalar_fits(const Scalar& value, ScalarType dtype, std::string
 // naming `argument` (the tensor whose dtype it is) when given.
 inline void check_dtype_implemented(ScalarType t, uint32_t supported, std::string_view kernel,
                                     std::string_view argument = {}) {
-  SOPS_CHECK_ARG(dtypes::contains(supported, t), argument, "\"", kernel,
-                 "\" not implemented for '", ops_util::aten_name(t), "'");
+  SOPS_CHECK_ARG(dtypes::contains(supported, t), argument, "\"", kernel, "\" not implemented for '",
+                 ops_util::aten_name(t), "'");
 }
 
 }  // namespace sops::aten::ops_util

@@ -26,7 +26,8 @@ SOPS_HOST_DEVICE constexpr T wrapping_mul(T a, T b) {
     using U = std::make_unsigned_t<T>;
     // Multiply in at least `unsigned int` so that small types do not promote to int.
     using W = std::common_type_t<U, unsigned int>;
-    return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
+    return static_cast<T>(
+        static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
   } else {
     return a * b;
   }

@@ -30,7 +30,8 @@ Tensor _unsafe_view(const Tensor& self, IntArrayRef size) { return view(self, si
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   const DimVector sizes = ops_util::infer_size(shape, self.numel(), "shape");
-  const std::optional<DimVector> strides = ops_util::view_strides(self.sizes(), self.strides(), sizes);
+  const std::optional<DimVector> strides =
+      ops_util::view_strides(self.sizes(), self.strides(), sizes);
   if (strides.has_value()) return self.as_strided(sizes, *strides, self.storage_offset());
   // No strides express the new shape over self's memory: a contiguous copy, viewed.
   const Tensor copy = sops::aten::clone(self, MemoryFormat::Contiguous);
@@ -50,7 +51,8 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool /*implicit*/) {
     const auto ui = static_cast<std::size_t>(i);
     const int64_t dim = tensor_dim - (ndim - i);
     int64_t s = dim >= 0 ? self.size(dim) : 1;
-    int64_t stride = dim >= 0 ? self.stride(dim) : (i + 1 < ndim ? sizes[ui + 1] * strides[ui + 1] : 1);
+    int64_t stride =
+        dim >= 0 ? self.stride(dim) : (i + 1 < ndim ? sizes[ui + 1] * strides[ui + 1] : 1);
     int64_t target = size[ui];
     if (target == -1) {
       SOPS_CHECK_ARG(dim >= 0, "size", "The expanded size of the tensor (", target,
@@ -83,7 +85,8 @@ Tensor squeeze(const Tensor& self, IntArrayRef dim) {
   for (const int64_t d : dim) {
     const int64_t w = ops_util::wrap_dim(d, ndim);
     const uint64_t bit = uint64_t{1} << w;
-    SOPS_CHECK_ARG((mask & bit) == 0, "dim", "dim ", w, " appears multiple times in the list of dims");
+    SOPS_CHECK_ARG((mask & bit) == 0, "dim", "dim ", w,
+                   " appears multiple times in the list of dims");
     mask |= bit;
   }
   DimVector sizes;
@@ -190,12 +193,13 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
   for (const int64_t length : split_sizes) {
     SOPS_CHECK_ARG(length >= 0, "split_sizes",
                    "split_with_sizes expects split_sizes have only non-negative entries, but got "
-                   "split_sizes=", split_sizes);
+                   "split_sizes=",
+                   split_sizes);
     total += length;
   }
-  SOPS_CHECK_ARG(total == dim_size, "split_sizes", "split_with_sizes expects split_sizes to sum exactly to ",
-                 dim_size, " (input tensor's size at dimension ", d, "), but got split_sizes=",
-                 split_sizes);
+  SOPS_CHECK_ARG(total == dim_size, "split_sizes",
+                 "split_with_sizes expects split_sizes to sum exactly to ", dim_size,
+                 " (input tensor's size at dimension ", d, "), but got split_sizes=", split_sizes);
   std::vector<Tensor> splits;
   splits.reserve(split_sizes.size());
   int64_t start = 0;

@@ -21,8 +21,8 @@ SOPS_META_FUNC(abs)(const Tensor& self) {
   build_borrowing_unary_op(maybe_get_output(), self);
 }
 
-#define SOPS_UNARY_FLOAT_META(name)                        \
-  SOPS_META_FUNC(name)(const Tensor& self) {               \
+#define SOPS_UNARY_FLOAT_META(name)                           \
+  SOPS_META_FUNC(name)(const Tensor& self) {                  \
     build_borrowing_unary_float_op(maybe_get_output(), self); \
   }
 

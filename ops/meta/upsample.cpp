@@ -58,14 +58,14 @@ DimVector output_size_from(const Tensor& input, OptionalIntArrayRef output_size,
              "Must specify exactly one of output_size and scale_factors");
   const int64_t spatial = input.dim() - 2;
   if (output_size.has_value()) {
-    SOPS_CHECK_ARG(static_cast<int64_t>(output_size->size()) == spatial, "output_size",
-                   "expected ", spatial, " output sizes for a ", input.dim(),
-                   "-D input, but got ", output_size->size());
+    SOPS_CHECK_ARG(static_cast<int64_t>(output_size->size()) == spatial, "output_size", "expected ",
+                   spatial, " output sizes for a ", input.dim(), "-D input, but got ",
+                   output_size->size());
     return DimVector(*output_size);
   }
   SOPS_CHECK_ARG(static_cast<int64_t>(scale_factors->size()) == spatial, "scale_factors",
-                 "expected ", spatial, " scale factors for a ", input.dim(),
-                 "-D input, but got ", scale_factors->size());
+                 "expected ", spatial, " scale factors for a ", input.dim(), "-D input, but got ",
+                 scale_factors->size());
   DimVector sizes;
   for (int64_t i = 0; i < spatial; ++i) {
     const double scaled =
@@ -84,13 +84,13 @@ std::optional<double> scale_at(const std::optional<ArrayRef<double>>& scale_fact
 }  // namespace
 
 Tensor upsample_nearest1d(const Tensor& input, OptionalIntArrayRef output_size,
-                              const std::optional<ArrayRef<double>>& scale_factors) {
+                          const std::optional<ArrayRef<double>>& scale_factors) {
   const DimVector osize = output_size_from(input, output_size, scale_factors);
   return sops::aten::upsample_nearest1d(input, IntArrayRef(osize), scale_at(scale_factors, 0));
 }
 
 Tensor upsample_nearest2d(const Tensor& input, OptionalIntArrayRef output_size,
-                              const std::optional<ArrayRef<double>>& scale_factors) {
+                          const std::optional<ArrayRef<double>>& scale_factors) {
   const DimVector osize = output_size_from(input, output_size, scale_factors);
   return sops::aten::upsample_nearest2d(input, IntArrayRef(osize), scale_at(scale_factors, 0),
                                         scale_at(scale_factors, 1));

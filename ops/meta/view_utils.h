@@ -34,8 +34,8 @@ inline DimVector infer_size(IntArrayRef shape, int64_t numel, std::string_view a
   if (inferred.has_value()) {
     SOPS_CHECK_ARG(known != 0, argument, "cannot reshape tensor of 0 elements into shape ", shape,
                    " because the unspecified dimension size -1 can be any value and is ambiguous");
-    SOPS_CHECK_ARG(numel % known == 0, argument, "shape '", shape, "' is invalid for input of size ",
-                   numel);
+    SOPS_CHECK_ARG(numel % known == 0, argument, "shape '", shape,
+                   "' is invalid for input of size ", numel);
     result[*inferred] = numel / known;
   } else {
     SOPS_CHECK_ARG(numel == known, argument, "shape '", shape, "' is invalid for input of size ",
@@ -49,7 +49,7 @@ inline DimVector infer_size(IntArrayRef shape, int64_t numel, std::string_view a
 // contiguous with one another (each dimension's stride is the next one's extent);
 // the new dimensions must split each chunk exactly, taking strides from within it.
 inline std::optional<DimVector> view_strides(IntArrayRef old_sizes, IntArrayRef old_strides,
-                                      IntArrayRef new_sizes) {
+                                             IntArrayRef new_sizes) {
   DimVector strides(new_sizes.size(), 1);
   if (old_sizes.empty()) return strides;  // a 0-dim tensor: any shape of one element
   int64_t numel = 1;
@@ -70,11 +70,12 @@ inline std::optional<DimVector> view_strides(IntArrayRef old_sizes, IntArrayRef 
   int64_t new_numel = 1;                      // elements the new dimensions covered so far
   for (int64_t old_d = static_cast<int64_t>(old_sizes.size()) - 1; old_d >= 0; --old_d) {
     old_numel *= old_sizes[static_cast<std::size_t>(old_d)];
-    const bool chunk_ends =
-        old_d == 0 || (old_sizes[static_cast<std::size_t>(old_d - 1)] != 1 &&
-                       old_strides[static_cast<std::size_t>(old_d - 1)] != old_numel * chunk_stride);
+    const bool chunk_ends = old_d == 0 || (old_sizes[static_cast<std::size_t>(old_d - 1)] != 1 &&
+                                           old_strides[static_cast<std::size_t>(old_d - 1)] !=
+                                               old_numel * chunk_stride);
     if (!chunk_ends) continue;
-    while (new_d >= 0 && (new_numel < old_numel || new_sizes[static_cast<std::size_t>(new_d)] == 1)) {
+    while (new_d >= 0 &&
+           (new_numel < old_numel || new_sizes[static_cast<std::size_t>(new_d)] == 1)) {
       strides[static_cast<std::size_t>(new_d)] = new_numel * chunk_stride;
       new_numel *= new_sizes[static_cast<std::size_t>(new_d)];
       --new_d;

@@ -31,8 +31,12 @@ TEST(CudaBackend, TheAllocatorCachesWhatTensorsFree) {
   if (!sops::cuda::register_cuda_backend()) GTEST_SKIP() << "no CUDA device";
   auto& allocator = sops::cuda::caching_allocator();
   const auto before = allocator.stats();
-  { const Tensor a = sops::empty({256, 256}, TensorOptions(sops::ScalarType::Float).device(kCUDA)); }
-  { const Tensor b = sops::empty({250, 256}, TensorOptions(sops::ScalarType::Float).device(kCUDA)); }
+  {
+    const Tensor a = sops::empty({256, 256}, TensorOptions(sops::ScalarType::Float).device(kCUDA));
+  }
+  {
+    const Tensor b = sops::empty({250, 256}, TensorOptions(sops::ScalarType::Float).device(kCUDA));
+  }
   const auto after = allocator.stats();
   EXPECT_EQ(after.device_allocations - before.device_allocations, 1u);  // b reused a's block
   EXPECT_EQ(after.cache_hits - before.cache_hits, 1u);

@@ -115,8 +115,8 @@ TEST_F(CudaStreamTest, KernelsAreQueuedOnTheCurrentStream) {
 }
 
 TEST_F(CudaStreamTest, EventsOrderOneStreamAfterAnother) {
-  Tensor x = sops::aten::zeros({1024}, sops::ScalarType::Float, std::nullopt,
-                               sops::Device(sops::kCUDA));
+  Tensor x =
+      sops::aten::zeros({1024}, sops::ScalarType::Float, std::nullopt, sops::Device(sops::kCUDA));
   warm_up([&] {
     Tensor scratch = sops::aten::empty_like(x);
     sops::aten::fill_(scratch, 7.0);
@@ -133,8 +133,8 @@ TEST_F(CudaStreamTest, EventsOrderOneStreamAfterAnother) {
     filled.record();
   }
   second.wait(filled);
-  Tensor y = sops::aten::empty({1024}, sops::ScalarType::Float, std::nullopt,
-                               sops::Device(sops::kCUDA));
+  Tensor y =
+      sops::aten::empty({1024}, sops::ScalarType::Float, std::nullopt, sops::Device(sops::kCUDA));
   {
     const StreamGuard guard(second);
     sops::aten::mul_out(y, x, x);
@@ -160,14 +160,18 @@ TEST_F(CudaStreamTest, EventsTimeTheWorkBetweenThem) {
 TEST_F(CudaStreamTest, TheAllocatorReusesABlockOnlyOnItsOwnStream) {
   auto& allocator = sops::cuda::caching_allocator();
   allocator.empty_cache();
-  { const Tensor t = sops::empty({4096}, kFloatOnGpu); }  // cached for the default stream
+  {
+    const Tensor t = sops::empty({4096}, kFloatOnGpu);
+  }  // cached for the default stream
   const auto before = allocator.stats();
   {
     const StreamGuard guard(Stream::from_pool());
     const Tensor t = sops::empty({4096}, kFloatOnGpu);
   }
   EXPECT_EQ(allocator.stats().device_allocations - before.device_allocations, 1u);
-  { const Tensor t = sops::empty({4096}, kFloatOnGpu); }
+  {
+    const Tensor t = sops::empty({4096}, kFloatOnGpu);
+  }
   EXPECT_EQ(allocator.stats().cache_hits - before.cache_hits, 1u);  // the default stream's block
 }
 
@@ -181,7 +185,9 @@ TEST_F(CudaStreamTest, ABlockRecordedOnAnotherStreamWaitsForItBeforeReuse) {
     sops::cuda::record_stream(t, side);
   }  // freed while `side` may still use it
   const auto before = allocator.stats();
-  { const Tensor u = sops::empty({4096}, kFloatOnGpu); }
+  {
+    const Tensor u = sops::empty({4096}, kFloatOnGpu);
+  }
   EXPECT_EQ(allocator.stats().cache_hits, before.cache_hits);  // not handed out yet
   gate.open();
   side.synchronize();

@@ -46,7 +46,8 @@ TEST(Autogen, OutVariantOfAListReturnRefusesTheWrongNumberOfOuts) {
     autogen_ops::halves_out(outs, floats({1, 2}));
     FAIL() << "expected an error";
   } catch (const sops::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("expected 2 out= tensors, got 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected 2 out= tensors, got 1"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("halves.out"), std::string::npos) << e.what();
   }
 }

@@ -17,6 +17,7 @@ TEST(Autogen, WithoutACopyOperatorSaysWhatIsMissing) {
   } catch (const sops::Error& e) {
     const std::string message = e.what();
     EXPECT_NE(message.find("minmax.out"), std::string::npos) << message;
-    EXPECT_NE(message.find("which no library of this process registers"), std::string::npos) << message;
+    EXPECT_NE(message.find("which no library of this process registers"), std::string::npos)
+        << message;
   }
 }

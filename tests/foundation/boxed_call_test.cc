@@ -16,8 +16,8 @@ namespace {
 TEST_F(DemoRegistry, RegistersEveryOperatorOfTheLibrary) {
   EXPECT_EQ(registry_.size(), 4u);
   EXPECT_EQ(registry_.operator_names(),
-            (std::vector<std::string_view>{"aten::add.Tensor", "aten::add.out",
-                                           "aten::add_.Tensor", "aten::relu"}));
+            (std::vector<std::string_view>{"aten::add.Tensor", "aten::add.out", "aten::add_.Tensor",
+                                           "aten::relu"}));
   const sops::RegisteredOperator* relu = registry_.find("aten::relu");
   ASSERT_NE(relu, nullptr);
   EXPECT_EQ(relu->name(), "aten::relu");

@@ -67,7 +67,9 @@ class DemoRegistry : public ::testing::Test {
   void SetUp() override { demo::ops::register_demo_ops_kernels(registry_); }
 
   // Calls `name` on `stack` through the registry.
-  void call(std::string_view name, Stack& stack) const { registry_.find_or_throw(name).call(stack); }
+  void call(std::string_view name, Stack& stack) const {
+    registry_.find_or_throw(name).call(stack);
+  }
 
   OperatorRegistry registry_;
 };

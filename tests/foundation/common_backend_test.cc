@@ -19,7 +19,8 @@ const sops::TensorOptions kDevice =
 int out_kernel_calls = 0;
 
 // The backend's only kernel: add.out, with the kernel signature of the operator.
-Tensor& host_add_out(const Tensor& self, const Tensor& other, const sops::Scalar& alpha, Tensor& out) {
+Tensor& host_add_out(const Tensor& self, const Tensor& other, const sops::Scalar& alpha,
+                     Tensor& out) {
   ++out_kernel_calls;
   EXPECT_EQ(out.device().type(), sops::DeviceType::CUDA);
   const float a = alpha.to<float>();

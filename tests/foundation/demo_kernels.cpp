@@ -31,7 +31,8 @@ namespace demo::ops {
 Tensor SOPS_KERNEL(relu)(const Tensor& self) {
   auto iter = ::sops::TensorIterator::unary_op(Tensor(), self);
   SOPS_DISPATCH_ALL_TYPES(self.scalar_type(), "relu", [&] {
-    ::sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x > scalar_t(0) ? x : scalar_t(0); });
+    ::sops::cpu_kernel(iter,
+                       [](scalar_t x) -> scalar_t { return x > scalar_t(0) ? x : scalar_t(0); });
   });
   return iter.output(0);
 }

@@ -2,7 +2,6 @@
 // memory, so one host implementation serves both backends.
 #include "device_ops/NativeFunctions.h"
 
-
 namespace device::ops::meta {
 
 SOPS_META_FUNC2(add, Tensor)(const Tensor& self, const Tensor& other, const Scalar& /*alpha*/) {

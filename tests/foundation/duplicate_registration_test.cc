@@ -82,8 +82,8 @@ constexpr sops::FunctionSchema kSecond{"test::second", "test", "second", "", {},
 
 TEST(DuplicateRegistration, AnOperatorTwiceInOneTable) {
   static constexpr sops::KernelLibrary library{"handmade", "handmade.yaml"};
-  const sops::Kernel table[] = {{&kFirst, &noop_kernel}, {&kSecond, &noop_kernel},
-                                {&kFirst, &noop_kernel}};
+  const sops::Kernel table[] = {
+      {&kFirst, &noop_kernel}, {&kSecond, &noop_kernel}, {&kFirst, &noop_kernel}};
   OperatorRegistry registry;
   const sops::Error e = error_of([&] { registry.register_kernels(library, table); });
   EXPECT_EQ(e.op(), "test::first");

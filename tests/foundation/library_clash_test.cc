@@ -32,12 +32,15 @@ TEST(LibraryClash, CallingTheSharedOperatorNamesBothLibrariesAndYamls) {
     const std::string what = error_of_relu(relu);
     EXPECT_EQ(what.rfind("relu: registered by two libraries: library '", 0), 0u) << what;
     EXPECT_NE(what.find("'demo_ops' (from tests/foundation/testdata/demo_ops.yaml)"),
-              std::string::npos) << what;
+              std::string::npos)
+        << what;
     EXPECT_NE(what.find("'clashing_ops' (from tests/foundation/testdata/clashing_ops.yaml)"),
-              std::string::npos) << what;
+              std::string::npos)
+        << what;
     EXPECT_NE(what.find("declare one library's operators in a namespace of its own (e.g. "
                         "`func: my_ops::relu(...)` in its yaml), or link only one of them"),
-              std::string::npos) << what;
+              std::string::npos)
+        << what;
   }
   EXPECT_THROW(sops::Dispatcher::singleton().find("relu"), sops::Error);
 }

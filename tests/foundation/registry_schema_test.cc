@@ -1,9 +1,9 @@
 // Schemas as data: each registered operator's FunctionSchema is its yaml's `- func:`,
 // with every argument's type, default, keyword-only-ness and alias.
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
-#include <fstream>
 
 #include "tests/foundation/boxed_test_util.h"
 

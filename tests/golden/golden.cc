@@ -57,8 +57,8 @@ class Line {
   }
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw std::runtime_error(name_ + ":" + std::to_string(number_) + ": " + message +
-                             " (line: \"" + excerpt() + "\")");
+    throw std::runtime_error(name_ + ":" + std::to_string(number_) + ": " + message + " (line: \"" +
+                             excerpt() + "\")");
   }
 
   bool done() const { return pos_ >= tokens_.size(); }
@@ -146,8 +146,7 @@ class Line {
     }
     // Plain decimal numbers only (strtod alone would also take hex floats and "infinity").
     for (char c : tok) {
-      if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' ||
-            c == '-'))
+      if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))
         return false;
     }
     errno = 0;
@@ -164,9 +163,7 @@ class Line {
   }
 
  private:
-  std::string excerpt() const {
-    return text_.size() > 120 ? text_.substr(0, 117) + "..." : text_;
-  }
+  std::string excerpt() const { return text_.size() > 120 ? text_.substr(0, 117) + "..." : text_; }
 
   std::string name_;
   int number_;
@@ -214,8 +211,8 @@ void read_geometry(Line& line, std::vector<int64_t>* sizes, std::vector<int64_t>
   line.keyword("strides");
   *strides = line.ints("strides");
   if (strides->size() != sizes->size())
-    line.fail(std::to_string(strides->size()) + " strides for " +
-              std::to_string(sizes->size()) + " sizes");
+    line.fail(std::to_string(strides->size()) + " strides for " + std::to_string(sizes->size()) +
+              " sizes");
   for (int64_t s : *strides) {
     if (s < 0) line.fail("negative stride " + std::to_string(s));
   }
@@ -464,20 +461,34 @@ double GoldenScalar::to_double() const {
 
 const char* arg_kind_name(ArgKind kind) {
   switch (kind) {
-    case ArgKind::kTensor: return "tensor";
-    case ArgKind::kTensors: return "tensors";
-    case ArgKind::kScalar: return "scalar";
-    case ArgKind::kInt: return "int";
-    case ArgKind::kInts: return "ints";
-    case ArgKind::kFloat: return "float";
-    case ArgKind::kFloats: return "floats";
-    case ArgKind::kBool: return "bool";
-    case ArgKind::kDType: return "dtype";
-    case ArgKind::kMemoryFormat: return "memory_format";
-    case ArgKind::kStr: return "str";
-    case ArgKind::kLayout: return "layout";
-    case ArgKind::kDevice: return "device";
-    case ArgKind::kNone: return "none";
+    case ArgKind::kTensor:
+      return "tensor";
+    case ArgKind::kTensors:
+      return "tensors";
+    case ArgKind::kScalar:
+      return "scalar";
+    case ArgKind::kInt:
+      return "int";
+    case ArgKind::kInts:
+      return "ints";
+    case ArgKind::kFloat:
+      return "float";
+    case ArgKind::kFloats:
+      return "floats";
+    case ArgKind::kBool:
+      return "bool";
+    case ArgKind::kDType:
+      return "dtype";
+    case ArgKind::kMemoryFormat:
+      return "memory_format";
+    case ArgKind::kStr:
+      return "str";
+    case ArgKind::kLayout:
+      return "layout";
+    case ArgKind::kDevice:
+      return "device";
+    case ArgKind::kNone:
+      return "none";
   }
   return "?";
 }
@@ -509,9 +520,9 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
   int number = 0;
   bool in_case = false;
   bool have_expect = false;
-  size_t pending_tensors = 0;  // "tensor" lines still owed to the last "tensors" arg
+  size_t pending_tensors = 0;   // "tensor" lines still owed to the last "tensors" arg
   size_t pending_elements = 0;  // "tensor"/"view" lines still owed to an "expect list"
-  size_t pending_results = 0;  // "tensor" lines still owed to an "expect tuple"
+  size_t pending_results = 0;   // "tensor" lines still owed to an "expect tuple"
   std::set<std::pair<std::string, std::string>> seen;
   GoldenCase current;
 
@@ -564,8 +575,8 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
     }
 
     if (word == "case") {
-      if (in_case) line.fail("'case' inside case " + current.op + " " + current.id +
-                             " (missing 'end')");
+      if (in_case)
+        line.fail("'case' inside case " + current.op + " " + current.id + " (missing 'end')");
       current = GoldenCase();
       current.file = name;
       current.line = number;
@@ -605,8 +616,8 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       line.finish();
       if (!have_expect)
         line.fail("case " + current.op + " " + current.id + " has no 'expect' line");
-      if (current.has_tolerance && (current.expect.kind == ExpectKind::kError ||
-                                    !is_floating_dtype(current.expect.dtype)))
+      if (current.has_tolerance &&
+          (current.expect.kind == ExpectKind::kError || !is_floating_dtype(current.expect.dtype)))
         line.fail("'tol' in case " + current.op + " " + current.id +
                   ", which does not expect a floating result");
       file.cases.push_back(std::move(current));

@@ -47,9 +47,9 @@ enum class ScalarKind { kInt, kDouble, kBool };
 
 struct GoldenScalar {
   ScalarKind kind = ScalarKind::kInt;
-  int64_t i = 0;     // kInt
-  double d = 0;      // kDouble
-  bool b = false;    // kBool
+  int64_t i = 0;   // kInt
+  double d = 0;    // kDouble
+  bool b = false;  // kBool
   double to_double() const;
 };
 
@@ -102,12 +102,12 @@ struct GoldenExpect {
   ExpectKind kind = ExpectKind::kTensor;
   std::string dtype;
   std::vector<int64_t> sizes;
-  std::vector<int64_t> strides;  // PyTorch's output strides
-  int64_t offset = 0;            // kView only: the view's storage offset
-  bool values_checked = true;    // false for "values any" (empty: contents unspecified)
-  std::vector<double> values;    // logical row-major order, numel() of them
+  std::vector<int64_t> strides;     // PyTorch's output strides
+  int64_t offset = 0;               // kView only: the view's storage offset
+  bool values_checked = true;       // false for "values any" (empty: contents unspecified)
+  std::vector<double> values;       // logical row-major order, numel() of them
   std::vector<int64_t> values_int;  // exact values for integral/bool dtypes
-  std::string error;             // kError
+  std::string error;                // kError
   // kList: one per tensor of the result, in order; kTuple: one kTensor per return.
   std::vector<GoldenExpect> elements;
 
@@ -123,10 +123,10 @@ struct GoldenExpect {
 };
 
 struct GoldenCase {
-  std::string file;  // the file it came from (as given to the loader)
-  int line = 0;      // line of its "case" line
-  std::string op;    // full op name, e.g. add.Tensor, add_.Tensor, add.out, relu, mm
-  std::string id;    // unique with op within a file
+  std::string file;             // the file it came from (as given to the loader)
+  int line = 0;                 // line of its "case" line
+  std::string op;               // full op name, e.g. add.Tensor, add_.Tensor, add.out, relu, mm
+  std::string id;               // unique with op within a file
   std::vector<GoldenArg> args;  // in schema order, every argument given
   // "tol <rtol> <atol>": a floating result may differ from PyTorch's by
   // atol + rtol * |expected| (NaN, inf and -inf still exact). Absent: bit for bit.
@@ -136,7 +136,7 @@ struct GoldenCase {
   GoldenExpect expect;
 
   const GoldenArg* find_arg(const std::string& name) const;  // nullptr if absent
-  const GoldenArg& arg(const std::string& name) const;        // throws if absent
+  const GoldenArg& arg(const std::string& name) const;       // throws if absent
   bool is_error() const { return expect.kind == ExpectKind::kError; }
   std::string where() const;  // "file:line: op id", for test messages
 };

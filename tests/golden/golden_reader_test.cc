@@ -187,7 +187,8 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
     std::string message;  // a substring of the reason
   };
   const std::string head = "# header\ncase relu x\n";  // lines 1-2
-  const std::string self = "arg self tensor float32 sizes 1 2 strides 1 1 offset 0 storage 2 1.0 2.0\n";
+  const std::string self =
+      "arg self tensor float32 sizes 1 2 strides 1 1 offset 0 storage 2 1.0 2.0\n";
   const std::vector<Bad> bad = {
       {head + self + "expect tensor float32 sizes 1 2 strides 1 1 values 3 1.0 2.0 3.0\nend\n",
        "bad.golden:4:", "3 values for sizes of 2 elements"},
@@ -216,26 +217,28 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + "arg x tensors 2\n" + "tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n" +
            "arg y int 1\n",
        "bad.golden:5:", "expected a 'tensor' line of argument 'x'"},
-      {head + self + "expect error e\n", "bad.golden:4:",
-       "end of file inside case relu x (started at line 2)"},
+      {head + self + "expect error e\n",
+       "bad.golden:4:", "end of file inside case relu x (started at line 2)"},
       {head + self + "expect error e\ncase relu y\n", "bad.golden:5:", "missing 'end'"},
       {"# header\narg self none\n", "bad.golden:2:", "outside a case"},
-      {head + self + "expect error e\nend\ncase relu x\n", "bad.golden:6:", "duplicate case relu x"},
+      {head + self + "expect error e\nend\ncase relu x\n",
+       "bad.golden:6:", "duplicate case relu x"},
       {head + self + self, "bad.golden:4:", "duplicate argument 'self'"},
-      {head + self + "expect view float32 sizes 1 2 strides 1 1 values 2 1 2\n", "bad.golden:4:",
-       "expected 'offset' but found 'values'"},
+      {head + self + "expect view float32 sizes 1 2 strides 1 1 values 2 1 2\n",
+       "bad.golden:4:", "expected 'offset' but found 'values'"},
       {head + self + "tol 1e-6\n", "bad.golden:4:", "line ends where atol was expected"},
       {head + self + "tol -1 0\n", "bad.golden:4:", "finite, non-negative"},
       {head + self + "tol 1e-6 0\ntol 1e-6 0\n", "bad.golden:5:", "second 'tol'"},
       {head + self + "expect error e\ntol 1e-6 0\n", "bad.golden:5:", "'tol' after 'expect'"},
-      {head + self + "tol 1e-6 0\nexpect error e\nend\n", "bad.golden:6:",
-       "does not expect a floating result"},
+      {head + self + "tol 1e-6 0\nexpect error e\nend\n",
+       "bad.golden:6:", "does not expect a floating result"},
       {head + "arg mode str\n", "bad.golden:3:", "line ends where a string was expected"},
-      {head + self + "expect list 2\nview float32 sizes 1 1 strides 1 1 offset 0 values 1 1.0\nend\n",
+      {head + self +
+           "expect list 2\nview float32 sizes 1 1 strides 1 1 offset 0 values 1 1.0\nend\n",
        "bad.golden:6:", "expected a 'tensor' or 'view' line of the expected list (1 more)"},
       {head + self + "expect list -1\n", "bad.golden:4:", "negative list length"},
-      {head + self + "expect list 1\nerror e\n", "bad.golden:5:",
-       "expected a 'tensor' or 'view' line of the expected list"},
+      {head + self + "expect list 1\nerror e\n",
+       "bad.golden:5:", "expected a 'tensor' or 'view' line of the expected list"},
       {head + self + "expect tuple 2\ntensor float32 sizes 0 strides 0 values 1 1.0\nend\n",
        "bad.golden:6:", "expected a 'tensor' line of the expected tuple (1 more)"},
       {head + self + "expect tuple 2\ntensor float32 sizes 0 strides 0 values 1 1.0\n",
@@ -254,8 +257,7 @@ TEST(GoldenReader, MissingFileIsAnError) {
     load_golden("/nonexistent/x.golden");
     FAIL() << "no exception";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.golden:0: cannot open"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/x.golden:0: cannot open"), std::string::npos)
         << e.what();
   }
 }

@@ -132,8 +132,9 @@ TEST_F(ModelFuzzTest, DamagedModelsAreRefusedOrRunNeverCrash) {
       ++files;
     }
     // Huge counts and sizes: a 4- or 8-byte field overwritten with an extreme value.
-    const uint64_t extremes[] = {0xFFFFFFFFull, 0x7FFFFFFFull, 0x80000000ull, 0x10000ull,
-                                 0xFFFFFFFFFFFFFFFFull, 0x7FFFFFFFFFFFFFFFull, 1ull << 40, 0};
+    const uint64_t extremes[] = {
+        0xFFFFFFFFull,         0x7FFFFFFFull,         0x80000000ull, 0x10000ull,
+        0xFFFFFFFFFFFFFFFFull, 0x7FFFFFFFFFFFFFFFull, 1ull << 40,    0};
     for (int k = 0; k < 220; ++k) {
       std::string bad = good;
       const uint64_t v = extremes[pick(std::size(extremes))];
@@ -147,9 +148,10 @@ TEST_F(ModelFuzzTest, DamagedModelsAreRefusedOrRunNeverCrash) {
   EXPECT_GE(files, 2000);
   // Most damage is caught by the reader; some files still run (a changed float, a name).
   EXPECT_GT(outcome.rejected_reading, files / 2);
-  std::printf("%d damaged models: %d refused by the reader, %d when binding, %d when running, %d ran\n",
-              files, outcome.rejected_reading, outcome.rejected_binding, outcome.rejected_running,
-              outcome.ran);
+  std::printf(
+      "%d damaged models: %d refused by the reader, %d when binding, %d when running, %d ran\n",
+      files, outcome.rejected_reading, outcome.rejected_binding, outcome.rejected_running,
+      outcome.ran);
 }
 
 }  // namespace

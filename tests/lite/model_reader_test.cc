@@ -25,7 +25,9 @@ class Bytes {
   Bytes& u32(uint32_t v) { return raw(&v, 4); }
   Bytes& u64(uint64_t v) { return raw(&v, 8); }
   Bytes& i64(int64_t v) { return raw(&v, 8); }
-  Bytes& str(const std::string& s) { return u32(static_cast<uint32_t>(s.size())).raw(s.data(), s.size()); }
+  Bytes& str(const std::string& s) {
+    return u32(static_cast<uint32_t>(s.size())).raw(s.data(), s.size());
+  }
   Bytes& raw(const void* p, std::size_t n) {
     s_.append(static_cast<const char*>(p), n);
     return *this;
@@ -58,11 +60,11 @@ struct Relu {
     b.u32(1).str("producer").str("model_reader_test");
     b.u32(1).str("aten::relu");
     b.u32(values);
-    b.u32(0);                                           // constants
-    b.u32(1).str("x").u32(0).u8(dtype).u8(ndim);        // inputs
+    b.u32(0);                                     // constants
+    b.u32(1).str("x").u32(0).u8(dtype).u8(ndim);  // inputs
     for (int k = 0; k < ndim; ++k) b.i64(size);
     b.u32(1).str("relu").u32(op).u32(1).u8(1).u32(arg_slot).u8(0).u32(1).u32(out_slot);  // nodes
-    b.u32(1).str("y").u32(output_slot);                 // outputs
+    b.u32(1).str("y").u32(output_slot);                                                  // outputs
     return b.bytes();
   }
 };
@@ -196,7 +198,8 @@ TEST_F(ModelReaderTest, BoolConstantsHoldOnlyZerosAndOnes) {
   data[1] = 1;
   EXPECT_EQ(read_error(identity_of_constant(data, 11)), "(no error)");
   data[2] = 2;
-  EXPECT_ERROR_HAS(read_error(identity_of_constant(data, 11)), "constant 'w' is bool but its byte 2 is 2");
+  EXPECT_ERROR_HAS(read_error(identity_of_constant(data, 11)),
+                   "constant 'w' is bool but its byte 2 is 2");
 }
 
 TEST_F(ModelReaderTest, AnOutputThatIsAParameterIsACopy) {

@@ -44,7 +44,8 @@ using sops::testing::error_message;
 TEST(NpyTest, ReadsWhatNumpyWrote) {
   const Tensor x = read_npy(model_dir("mlp") + "input0.npy");
   EXPECT_EQ(x.scalar_type(), kFloat);
-  EXPECT_EQ(std::vector<int64_t>(x.sizes().begin(), x.sizes().end()), (std::vector<int64_t>{4, 32}));
+  EXPECT_EQ(std::vector<int64_t>(x.sizes().begin(), x.sizes().end()),
+            (std::vector<int64_t>{4, 32}));
   const Tensor tokens = read_npy(model_dir("transformer") + "input0.npy");
   EXPECT_EQ(tokens.scalar_type(), kLong);
   EXPECT_EQ(tokens.dim(), 2);
@@ -55,17 +56,19 @@ TEST(NpyTest, ReadsWhatNumpyWrote) {
 }
 
 TEST(NpyTest, WritesTheBytesNumpyWrites) {
-  for (const std::string file : {model_dir("mlp") + "input0.npy", model_dir("mlp") + "expected0.npy",
-                                 model_dir("cnn") + "input0.npy", model_dir("transformer") + "input0.npy",
-                                 model_dir("transformer") + "expected0.npy"}) {
+  for (const std::string file :
+       {model_dir("mlp") + "input0.npy", model_dir("mlp") + "expected0.npy",
+        model_dir("cnn") + "input0.npy", model_dir("transformer") + "input0.npy",
+        model_dir("transformer") + "expected0.npy"}) {
     const std::string bytes = file_bytes(file);
     EXPECT_EQ(format_npy(parse_npy(file, bytes)), bytes) << file;
   }
 }
 
 TEST(NpyTest, ReadsAndWritesNumpysBytesForEveryDtypeAndShape) {
-  for (const char* name : {"float32_0d", "float64_1d", "float16_2d", "int64_2d", "int32_1d", "int8_1d",
-                           "uint8_2d", "bool_1d", "float32_empty", "float32_aligned_header"}) {
+  for (const char* name :
+       {"float32_0d", "float64_1d", "float16_2d", "int64_2d", "int32_1d", "int8_1d", "uint8_2d",
+        "bool_1d", "float32_empty", "float32_aligned_header"}) {
     const std::string bytes = file_bytes(numpy_file(name));
     ASSERT_FALSE(bytes.empty()) << name;
     EXPECT_EQ(format_npy(parse_npy(name, bytes)), bytes) << name;
@@ -74,7 +77,8 @@ TEST(NpyTest, ReadsAndWritesNumpysBytesForEveryDtypeAndShape) {
   EXPECT_EQ(std::vector<int32_t>(i.data_ptr<int32_t>(), i.data_ptr<int32_t>() + 5),
             (std::vector<int32_t>{7, -8, 9, 2147483647, -2147483647 - 1}));
   const Tensor b = read_npy(numpy_file("bool_1d"));
-  EXPECT_EQ(std::vector<bool>(b.data_ptr<bool>(), b.data_ptr<bool>() + 3), (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(std::vector<bool>(b.data_ptr<bool>(), b.data_ptr<bool>() + 3),
+            (std::vector<bool>{true, false, true}));
   const Tensor z = read_npy(numpy_file("float32_0d"));
   EXPECT_EQ(z.dim(), 0);
   EXPECT_EQ(*z.data_ptr<float>(), 1.5f);
@@ -85,10 +89,12 @@ TEST(NpyTest, ReadsAndWritesNumpysBytesForEveryDtypeAndShape) {
 
 TEST(NpyTest, RoundTripsEveryDtypeAndShape) {
   for (ScalarType t : {kFloat, kDouble, kHalf, kLong, kInt, kChar, kByte, kBool}) {
-    for (const std::vector<int64_t>& sizes : {std::vector<int64_t>{}, {0}, {3}, {2, 0, 4}, {2, 3, 1}}) {
+    for (const std::vector<int64_t>& sizes :
+         {std::vector<int64_t>{}, {0}, {3}, {2, 0, 4}, {2, 3, 1}}) {
       Tensor a = empty(sizes, TensorOptions(t));
       auto* p = static_cast<unsigned char*>(a.data_ptr());
-      for (std::size_t k = 0; k < a.nbytes(); ++k) p[k] = t == kBool ? (k % 3 == 0) : static_cast<unsigned char>(k * 7);
+      for (std::size_t k = 0; k < a.nbytes(); ++k)
+        p[k] = t == kBool ? (k % 3 == 0) : static_cast<unsigned char>(k * 7);
       const Tensor b = parse_npy("t.npy", format_npy(a));
       ASSERT_EQ(b.scalar_type(), t);
       ASSERT_EQ(std::vector<int64_t>(b.sizes().begin(), b.sizes().end()), sizes);
@@ -101,7 +107,7 @@ TEST(NpyTest, RoundTripsEveryDtypeAndShape) {
 TEST(NpyTest, WritesStridedTensorsInRowMajorOrder) {
   Tensor a = empty({2, 3}, TensorOptions(kInt));
   for (int k = 0; k < 6; ++k) a.data_ptr<int32_t>()[k] = k;  // [[0 1 2] [3 4 5]]
-  const Tensor t = a.as_strided({3, 2}, {1, 3});               // its transpose
+  const Tensor t = a.as_strided({3, 2}, {1, 3});             // its transpose
   const Tensor b = parse_npy("t.npy", format_npy(t));
   const std::vector<int32_t> got(b.data_ptr<int32_t>(), b.data_ptr<int32_t>() + 6);
   EXPECT_EQ(got, (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
@@ -116,21 +122,32 @@ TEST(NpyTest, RefusesWhatItCannotRead) {
     b.replace(at, from.size(), to);
     return b;
   };
-  EXPECT_NE(error_message([&] { parse_npy("x.npy", "hello"); }).find("x.npy: not a .npy file"), std::string::npos);
-  EXPECT_NE(error_message([&] { parse_npy("x.npy", good.substr(0, good.size() - 1)); }).find("truncated"),
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", "hello"); }).find("x.npy: not a .npy file"),
             std::string::npos);
-  EXPECT_NE(error_message([&] { parse_npy("x.npy", good.substr(0, 40)); }).find("truncated in its header"),
+  EXPECT_NE(
+      error_message([&] { parse_npy("x.npy", good.substr(0, good.size() - 1)); }).find("truncated"),
+      std::string::npos);
+  EXPECT_NE(error_message([&] {
+              parse_npy("x.npy", good.substr(0, 40));
+            }).find("truncated in its header"),
             std::string::npos);
-  EXPECT_NE(error_message([&] { parse_npy("x.npy", with_header("False", "True ")); }).find("Fortran order"),
+  EXPECT_NE(error_message([&] {
+              parse_npy("x.npy", with_header("False", "True "));
+            }).find("Fortran order"),
             std::string::npos);
-  EXPECT_NE(error_message([&] { parse_npy("x.npy", with_header("<f4", ">f4")); }).find("big-endian"),
-            std::string::npos);
-  EXPECT_NE(error_message([&] { parse_npy("x.npy", with_header("<f4", "<c8")); }).find("dtype <c8 is not supported"),
+  EXPECT_NE(
+      error_message([&] { parse_npy("x.npy", with_header("<f4", ">f4")); }).find("big-endian"),
+      std::string::npos);
+  EXPECT_NE(error_message([&] {
+              parse_npy("x.npy", with_header("<f4", "<c8"));
+            }).find("dtype <c8 is not supported"),
             std::string::npos);
   std::string bad_bool = format_npy(empty({2}, TensorOptions(kBool)));
   bad_bool[bad_bool.size() - 1] = 7;
-  EXPECT_NE(error_message([&] { parse_npy("x.npy", bad_bool); }).find("neither 0 nor 1"), std::string::npos);
-  EXPECT_NE(error_message([&] { read_npy("/nonexistent/x.npy"); }).find("cannot open"), std::string::npos);
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", bad_bool); }).find("neither 0 nor 1"),
+            std::string::npos);
+  EXPECT_NE(error_message([&] { read_npy("/nonexistent/x.npy"); }).find("cannot open"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -19,13 +19,13 @@ struct BinaryOp {
 };
 
 BinaryOp add_op() {
-  return {"add",
-          [](const Tensor& a, const Tensor& b, const Scalar& s) { return aten::add(a, b, s); },
-          [](const Tensor& a, const Tensor& b, const Scalar& s) { return aten::cpu::add(a, b, s); },
-          [](Tensor& a, const Tensor& b, const Scalar& s) -> Tensor& { return aten::add_(a, b, s); },
-          [](const Tensor& a, const Tensor& b, const Scalar& s, Tensor& o) -> Tensor& {
-            return aten::add_outf(a, b, s, o);
-          }};
+  return {
+      "add", [](const Tensor& a, const Tensor& b, const Scalar& s) { return aten::add(a, b, s); },
+      [](const Tensor& a, const Tensor& b, const Scalar& s) { return aten::cpu::add(a, b, s); },
+      [](Tensor& a, const Tensor& b, const Scalar& s) -> Tensor& { return aten::add_(a, b, s); },
+      [](const Tensor& a, const Tensor& b, const Scalar& s, Tensor& o) -> Tensor& {
+        return aten::add_outf(a, b, s, o);
+      }};
 }
 
 BinaryOp mul_op() {

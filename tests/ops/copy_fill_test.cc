@@ -17,7 +17,8 @@ TEST(CopyTest, MatchesPyTorch) {
     const Tensor src = tensor_arg(c, "src");
     const bool non_blocking = c.arg("non_blocking").bool_value;
     if (c.is_error()) {
-      EXPECT_TRUE(throws_error([&] { aten::copy_(self, src, non_blocking); }, c.expect.error, "copy_"));
+      EXPECT_TRUE(
+          throws_error([&] { aten::copy_(self, src, non_blocking); }, c.expect.error, "copy_"));
       continue;
     }
     EXPECT_TRUE(aten::copy_(self, src, non_blocking).is_same(self));
@@ -47,7 +48,8 @@ void check_fill(const std::string& op, bool tensor_value) {
     SCOPED_TRACE(c.where());
     Tensor self = tensor_arg(c, "self");
     auto call = [&](Tensor& s) -> Tensor& {
-      return tensor_value ? aten::fill_(s, tensor_arg(c, "value")) : aten::fill_(s, scalar_arg(c, "value"));
+      return tensor_value ? aten::fill_(s, tensor_arg(c, "value"))
+                          : aten::fill_(s, scalar_arg(c, "value"));
     };
     if (c.is_error()) {
       EXPECT_TRUE(throws_error([&] { call(self); }, c.expect.error, op));

@@ -22,7 +22,8 @@ Tensor filled(std::initializer_list<double> values, ScalarType dtype) {
   try {
     f();
   } catch (const Error& e) {
-    if (e.op() != op || e.argument() != argument || e.message().find(message) == std::string::npos) {
+    if (e.op() != op || e.argument() != argument ||
+        e.message().find(message) == std::string::npos) {
       return ::testing::AssertionFailure() << "got \"" << e.what() << "\" (op '" << e.op()
                                            << "', argument '" << e.argument() << "')";
     }
@@ -42,7 +43,8 @@ TEST(ElementwiseErrors, NameTheOperatorAndTheArgument) {
   EXPECT_TRUE(names([&] { aten::sub(b, b); }, "sub.Tensor", "self",
                     "Subtraction, the `-` operator, with two bool tensors is not supported."));
   EXPECT_TRUE(names([&] { aten::neg(b); }, "neg", "self", "Negation, the `-` operator"));
-  EXPECT_TRUE(names([&] { aten::silu(i64); }, "silu", "self", "\"silu_cpu\" not implemented for 'Long'"));
+  EXPECT_TRUE(
+      names([&] { aten::silu(i64); }, "silu", "self", "\"silu_cpu\" not implemented for 'Long'"));
   EXPECT_TRUE(names([&] { aten::gelu(f32, "erf"); }, "gelu", "approximate",
                     "approximate argument must be either none or tanh."));
   EXPECT_TRUE(names([&] { aten::where(f32, f32, f32); }, "where.self", "condition",

@@ -28,8 +28,9 @@ TEST(EmptyTest, MatchesPyTorch) {
     const Tensor t = aten::empty(size, dtype, std::nullopt, std::nullopt, std::nullopt, format);
     EXPECT_TRUE(t.is_cpu());
     EXPECT_TRUE(matches(t, c, /*check_strides=*/true));
-    EXPECT_TRUE(matches(aten::cpu::empty(size, dtype, std::nullopt, std::nullopt, std::nullopt, format),
-                        c, /*check_strides=*/true));
+    EXPECT_TRUE(
+        matches(aten::cpu::empty(size, dtype, std::nullopt, std::nullopt, std::nullopt, format), c,
+                /*check_strides=*/true));
     NoCpuAllocations no_cpu;
     const Tensor m = aten::empty(size, dtype, std::nullopt, Device(kMeta), std::nullopt, format);
     EXPECT_TRUE(matches_meta(m, c));

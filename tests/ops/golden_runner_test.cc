@@ -59,14 +59,16 @@ std::string expected_error(const GoldenCase& c) { return c.is_error() ? c.expect
              << "error \"" << e.what() << "\" does not contain \"" << expected_error(c) << "\"";
     }
     const std::string& named = e.op();
-    const bool inner = registry().find(named.find("::") == std::string::npos ? full_name(named) : named);
+    const bool inner =
+        registry().find(named.find("::") == std::string::npos ? full_name(named) : named);
     if (named != c.op && named != full_name(c.op) && !inner) {
       return ::testing::AssertionFailure() << "error \"" << e.what() << "\" names operator '"
                                            << named << "', expected '" << c.op << "'";
     }
     return ::testing::AssertionSuccess();
   }
-  return ::testing::AssertionFailure() << "did not throw (expected \"" << expected_error(c) << "\")";
+  return ::testing::AssertionFailure()
+         << "did not throw (expected \"" << expected_error(c) << "\")";
 }
 
 // The case with its expectation replaced by element i of its Tensor[] expectation.
@@ -112,7 +114,8 @@ void run_as_given(const RegisteredOperator& op, const GoldenCase& c) {
   const int64_t written = written_argument(schema);
   const Tensor target = written >= 0 ? stack[written].to_tensor() : Tensor();
   const Tensor self = c.find_arg("self") != nullptr && c.arg("self").kind == ArgKind::kTensor
-                          ? stack[0].to_tensor() : Tensor();
+                          ? stack[0].to_tensor()
+                          : Tensor();
   op.call(stack);
   ASSERT_EQ(stack.size(), schema.returns.size());
   if (written >= 0) {
@@ -180,18 +183,21 @@ bool is_out_variant_of(const FunctionSchema& variant, const FunctionSchema& func
     const ArgumentSchema& a = variant.arguments[i];
     while (j < functional.arguments.size() && functional.arguments[j].name != a.name) {
       const std::string_view skipped = functional.arguments[j].name;
-      if (skipped != "dtype" && skipped != "layout" && skipped != "device" && skipped != "pin_memory") {
+      if (skipped != "dtype" && skipped != "layout" && skipped != "device" &&
+          skipped != "pin_memory") {
         return false;
       }
       ++j;
     }
-    if (j == functional.arguments.size() || functional.arguments[j].type.text != a.type.text) return false;
+    if (j == functional.arguments.size() || functional.arguments[j].type.text != a.type.text)
+      return false;
     ++j;
   }
   // Every argument of the functional schema is taken (div.out is not div.Tensor_mode's).
   for (; j < functional.arguments.size(); ++j) {
     const std::string_view left = functional.arguments[j].name;
-    if (left != "dtype" && left != "layout" && left != "device" && left != "pin_memory") return false;
+    if (left != "dtype" && left != "layout" && left != "device" && left != "pin_memory")
+      return false;
   }
   return true;
 }
@@ -246,7 +252,8 @@ bool same_dtypes(const GoldenCase& c) {
 
 const RegisteredOperator* derived_functional(const RegisteredOperator& op, const GoldenCase& c) {
   const int64_t written = written_argument(op.schema());
-  if (!checks_variants(op, c) || written != 0 || op.schema().arguments[0].is_out || !same_dtypes(c)) {
+  if (!checks_variants(op, c) || written != 0 || op.schema().arguments[0].is_out ||
+      !same_dtypes(c)) {
     return nullptr;
   }
   return functional_variant(op.schema());
@@ -257,7 +264,8 @@ const RegisteredOperator* derived_out(const RegisteredOperator& functional, cons
   return out_variant(functional.schema());
 }
 
-const RegisteredOperator* derived_inplace(const RegisteredOperator& functional, const GoldenCase& c) {
+const RegisteredOperator* derived_inplace(const RegisteredOperator& functional,
+                                          const GoldenCase& c) {
   const GoldenArg* self = c.find_arg("self");
   if (!checks_variants(functional, c) || written_argument(functional.schema()) >= 0 ||
       self == nullptr || self->kind != ArgKind::kTensor || self->tensor.sizes != c.expect.sizes ||
@@ -268,7 +276,8 @@ const RegisteredOperator* derived_inplace(const RegisteredOperator& functional, 
 }
 
 // Every operator a case checks: its own and the derived variants.
-std::vector<const RegisteredOperator*> derived_variants(const RegisteredOperator& op, const GoldenCase& c) {
+std::vector<const RegisteredOperator*> derived_variants(const RegisteredOperator& op,
+                                                        const GoldenCase& c) {
   std::vector<const RegisteredOperator*> ops;
   const RegisteredOperator* functional = derived_functional(op, c);
   if (functional != nullptr) ops.push_back(functional);

@@ -59,8 +59,8 @@ TEST(AddmmTest, MatchesPyTorchInEveryVariant) {
     const Scalar beta = scalar_arg(c, "beta");
     const Scalar alpha = scalar_arg(c, "alpha");
     if (c.is_error()) {
-      EXPECT_TRUE(throws_error([&] { aten::addmm(self, mat1, mat2, beta, alpha); },
-                               c.expect.error, "addmm"));
+      EXPECT_TRUE(throws_error([&] { aten::addmm(self, mat1, mat2, beta, alpha); }, c.expect.error,
+                               "addmm"));
       continue;
     }
     const Tensor result = aten::addmm(self, mat1, mat2, beta, alpha);
@@ -76,8 +76,8 @@ TEST(AddmmTest, MatchesPyTorchInEveryVariant) {
     } else {
       // Inplace cannot broadcast self.
       Tensor s = clone(self);
-      EXPECT_TRUE(throws_error([&] { aten::addmm_(s, mat1, mat2, beta, alpha); }, "shape",
-                               "addmm_"));
+      EXPECT_TRUE(
+          throws_error([&] { aten::addmm_(s, mat1, mat2, beta, alpha); }, "shape", "addmm_"));
     }
     const Tensor m_self = tensor_arg(c, "self", kMeta);
     const Tensor m1 = tensor_arg(c, "mat1", kMeta);

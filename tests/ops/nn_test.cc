@@ -26,8 +26,10 @@ Tensor random_tensor(std::vector<int64_t> sizes, ScalarType dtype, uint64_t seed
   for (int64_t i = 0; i < t.numel(); ++i) {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
     const double v = static_cast<double>((s >> 11) % 4096) / 1024.0 - 2.0;
-    if (dtype == ScalarType::Float) t.data_ptr<float>()[i] = static_cast<float>(v);
-    else t.data_ptr<double>()[i] = v;
+    if (dtype == ScalarType::Float)
+      t.data_ptr<float>()[i] = static_cast<float>(v);
+    else
+      t.data_ptr<double>()[i] = v;
   }
   return t;
 }
@@ -35,7 +37,8 @@ Tensor random_tensor(std::vector<int64_t> sizes, ScalarType dtype, uint64_t seed
 double at(const Tensor& t, std::initializer_list<int64_t> index) {
   int64_t off = 0, d = 0;
   for (const int64_t i : index) off += i * t.stride(d++);
-  return t.scalar_type() == ScalarType::Float ? t.data_ptr<float>()[off] : t.data_ptr<double>()[off];
+  return t.scalar_type() == ScalarType::Float ? t.data_ptr<float>()[off]
+                                              : t.data_ptr<double>()[off];
 }
 
 struct ConvCase {
@@ -51,8 +54,12 @@ struct ConvCase {
 std::vector<double> reference_conv(const ConvCase& k, const Tensor& x, const Tensor& w,
                                    const Tensor& b, const std::vector<int64_t>& out_sizes) {
   const bool one_d = k.input.size() == 3;
-  auto sz = [&](const std::vector<int64_t>& v, int i) { return one_d ? (i == 2 ? 1 : v[i == 3 ? 2 : i]) : v[i]; };
-  auto par = [&](const std::vector<int64_t>& v, int i) { return v.size() == 1 ? v[0] : (one_d ? v[0] : v[i]); };
+  auto sz = [&](const std::vector<int64_t>& v, int i) {
+    return one_d ? (i == 2 ? 1 : v[i == 3 ? 2 : i]) : v[i];
+  };
+  auto par = [&](const std::vector<int64_t>& v, int i) {
+    return v.size() == 1 ? v[0] : (one_d ? v[0] : v[i]);
+  };
   const int64_t N = sz(k.input, 0), C = sz(k.input, 1), H = sz(k.input, 2), W = sz(k.input, 3);
   const int64_t kH = sz(k.weight, 2), kW = sz(k.weight, 3);
   const int64_t sH = one_d ? 1 : par(k.stride, 0), sW = par(k.stride, 1);
@@ -86,7 +93,8 @@ std::vector<double> reference_conv(const ConvCase& k, const Tensor& x, const Ten
                 for (int64_t h = 0; h < OH; ++h) {
                   for (int64_t ww = 0; ww < OW; ++ww) {
                     const int64_t ih = h * sH - pH + a * dH, iw = ww * sW - pW + bb * dW;
-                    if (ih >= 0 && ih < H && iw >= 0 && iw < W) O(n, g * OCg + oc, h, ww) += wv * X(n, g * ICg + ic, ih, iw);
+                    if (ih >= 0 && ih < H && iw >= 0 && iw < W)
+                      O(n, g * OCg + oc, h, ww) += wv * X(n, g * ICg + ic, ih, iw);
                   }
                 }
               } else {
@@ -94,7 +102,8 @@ std::vector<double> reference_conv(const ConvCase& k, const Tensor& x, const Ten
                 for (int64_t ih = 0; ih < H; ++ih) {
                   for (int64_t iw = 0; iw < W; ++iw) {
                     const int64_t h = ih * sH - pH + a * dH, ww = iw * sW - pW + bb * dW;
-                    if (h >= 0 && h < OH && ww >= 0 && ww < OW) O(n, g * OCg + oc, h, ww) += wv * X(n, g * ICg + ic, ih, iw);
+                    if (h >= 0 && h < OH && ww >= 0 && ww < OW)
+                      O(n, g * OCg + oc, h, ww) += wv * X(n, g * ICg + ic, ih, iw);
                   }
                 }
               }
@@ -135,17 +144,19 @@ TEST(NnTest, ConvolutionMatchesItsDefinitionAtLargerSizes) {
         const Tensor w = random_tensor(k.weight, dtype, 3 * i + 2);
         const int64_t oc = k.transposed ? k.weight[1] * k.groups : k.weight[0];
         const Tensor b = random_tensor({oc}, dtype, 3 * i + 3);
-        const Tensor y = aten::convolution(x, w, k.bias ? std::optional<Tensor>(b) : std::nullopt,
-                                           k.stride, k.padding, k.dilation, k.transposed,
-                                           k.output_padding, k.groups);
+        const Tensor y =
+            aten::convolution(x, w, k.bias ? std::optional<Tensor>(b) : std::nullopt, k.stride,
+                              k.padding, k.dilation, k.transposed, k.output_padding, k.groups);
         ASSERT_TRUE(y.is_contiguous());
         const std::vector<int64_t> sizes(y.sizes().begin(), y.sizes().end());
         const std::vector<double> want = reference_conv(k, x, w, b, sizes);
         ASSERT_EQ(static_cast<std::size_t>(y.numel()), want.size());
         const double tol = dtype == ScalarType::Float ? 1e-4 : 1e-10;
         for (int64_t j = 0; j < y.numel(); ++j) {
-          const double got = dtype == ScalarType::Float ? y.data_ptr<float>()[j] : y.data_ptr<double>()[j];
-          ASSERT_NEAR(got, want[static_cast<std::size_t>(j)], tol * (1 + std::fabs(want[static_cast<std::size_t>(j)])))
+          const double got =
+              dtype == ScalarType::Float ? y.data_ptr<float>()[j] : y.data_ptr<double>()[j];
+          ASSERT_NEAR(got, want[static_cast<std::size_t>(j)],
+                      tol * (1 + std::fabs(want[static_cast<std::size_t>(j)])))
               << "element " << j;
         }
       }
@@ -251,9 +262,9 @@ TEST(NnTest, MaxPoolMatchesItsDefinitionAtLargerSizes) {
 TEST(NnTest, OutputStridesMatchPyTorch) {
   OperatorRegistry registry;
   aten::register_aten_cpu_kernels(registry);
-  for (const char* file : {"softmax.golden", "layer_norm.golden", "batch_norm.golden",
-                           "max_pool2d.golden", "avg_pool2d.golden",
-                           "adaptive_avg_pool2d.golden", "convolution.golden"}) {
+  for (const char* file :
+       {"softmax.golden", "layer_norm.golden", "batch_norm.golden", "max_pool2d.golden",
+        "avg_pool2d.golden", "adaptive_avg_pool2d.golden", "convolution.golden"}) {
     for (const golden::GoldenCase& c : golden::load_golden(golden::golden_data_path(file))) {
       if (c.is_error()) continue;
       SCOPED_TRACE(c.where());
@@ -261,13 +272,26 @@ TEST(NnTest, OutputStridesMatchPyTorch) {
       Stack stack;
       for (const golden::GoldenArg& a : c.args) {
         switch (a.kind) {
-          case golden::ArgKind::kTensor: stack.emplace_back(to_tensor(a.tensor)); break;
-          case golden::ArgKind::kInt: stack.emplace_back(a.int_value); break;
-          case golden::ArgKind::kInts: stack.emplace_back(a.ints); break;
-          case golden::ArgKind::kFloat: stack.emplace_back(a.float_value); break;
-          case golden::ArgKind::kBool: stack.emplace_back(a.bool_value); break;
-          case golden::ArgKind::kNone: stack.emplace_back(); break;
-          default: FAIL() << "argument kind " << golden::arg_kind_name(a.kind);
+          case golden::ArgKind::kTensor:
+            stack.emplace_back(to_tensor(a.tensor));
+            break;
+          case golden::ArgKind::kInt:
+            stack.emplace_back(a.int_value);
+            break;
+          case golden::ArgKind::kInts:
+            stack.emplace_back(a.ints);
+            break;
+          case golden::ArgKind::kFloat:
+            stack.emplace_back(a.float_value);
+            break;
+          case golden::ArgKind::kBool:
+            stack.emplace_back(a.bool_value);
+            break;
+          case golden::ArgKind::kNone:
+            stack.emplace_back();
+            break;
+          default:
+            FAIL() << "argument kind " << golden::arg_kind_name(a.kind);
         }
       }
       op.call(stack);

@@ -27,7 +27,8 @@ std::vector<T> logical_values(const Tensor& t) {
   for (int64_t k = 0; k < n; ++k) {
     int64_t offset = 0;
     for (int64_t d = 0; d < ndim; ++d) offset += index[static_cast<std::size_t>(d)] * t.stride(d);
-    out.push_back(load_as<T>(base + offset * static_cast<int64_t>(t.element_size()), t.scalar_type()));
+    out.push_back(
+        load_as<T>(base + offset * static_cast<int64_t>(t.element_size()), t.scalar_type()));
     for (int64_t d = ndim - 1; d >= 0; --d) {
       if (++index[static_cast<std::size_t>(d)] < t.size(d)) break;
       index[static_cast<std::size_t>(d)] = 0;
@@ -130,9 +131,12 @@ std::vector<Tensor> to_tensors(const std::vector<golden::GoldenTensor>& gs, Devi
 
 Scalar to_scalar(const golden::GoldenScalar& s) {
   switch (s.kind) {
-    case golden::ScalarKind::kInt: return Scalar(s.i);
-    case golden::ScalarKind::kDouble: return Scalar(s.d);
-    case golden::ScalarKind::kBool: return Scalar(s.b);
+    case golden::ScalarKind::kInt:
+      return Scalar(s.i);
+    case golden::ScalarKind::kDouble:
+      return Scalar(s.d);
+    case golden::ScalarKind::kBool:
+      return Scalar(s.b);
   }
   return Scalar();
 }
@@ -184,12 +188,12 @@ std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase&
                                    const golden::GoldenExpect& e, bool check_strides) {
   if (!actual.defined()) return ::testing::AssertionFailure() << c.where() << ": undefined result";
   if (actual.scalar_type() != dtype_of(e.dtype)) {
-    return ::testing::AssertionFailure() << c.where() << ": dtype " << actual.scalar_type()
-                                         << ", expected " << e.dtype;
+    return ::testing::AssertionFailure()
+           << c.where() << ": dtype " << actual.scalar_type() << ", expected " << e.dtype;
   }
   if (actual.sizes() != IntArrayRef(e.sizes)) {
-    return ::testing::AssertionFailure() << c.where() << ": sizes " << actual.sizes()
-                                         << ", expected " << IntArrayRef(e.sizes);
+    return ::testing::AssertionFailure()
+           << c.where() << ": sizes " << actual.sizes() << ", expected " << IntArrayRef(e.sizes);
   }
   if (check_strides && actual.numel() > 1) {
     // The memory layout: strides of dimensions of size 1 are never used (PyTorch's own
@@ -267,9 +271,9 @@ std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase&
 bool error_matches(const std::string& ours, const std::string& expected) {
   if (ours.find(expected) != std::string::npos) return true;
   static const std::pair<const char*, const char*> kNames[] = {
-      {"Float", "float32"}, {"Double", "float64"}, {"Long", "int64"},   {"Int", "int32"},
-      {"Char", "int8"},     {"Byte", "uint8"},     {"Bool", "bool"},    {"Half", "float16"},
-      {"BFloat16", "bfloat16"}};
+      {"Float", "float32"}, {"Double", "float64"}, {"Long", "int64"},
+      {"Int", "int32"},     {"Char", "int8"},      {"Byte", "uint8"},
+      {"Bool", "bool"},     {"Half", "float16"},   {"BFloat16", "bfloat16"}};
   std::string e = expected;
   for (const auto& [aten, ours_name] : kNames) {
     e = std::regex_replace(e, std::regex(std::string("\\b") + aten + "\\b"), ours_name);
@@ -283,8 +287,8 @@ bool error_matches(const std::string& ours, const std::string& expected) {
     f();
   } catch (const Error& e) {
     if (!error_matches(e.what(), expected)) {
-      return ::testing::AssertionFailure() << "error \"" << e.what() << "\" does not contain \""
-                                           << expected << "\"";
+      return ::testing::AssertionFailure()
+             << "error \"" << e.what() << "\" does not contain \"" << expected << "\"";
     }
     if (!op.empty() && e.op() != op) {
       return ::testing::AssertionFailure() << "error \"" << e.what() << "\" names operator '"

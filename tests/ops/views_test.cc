@@ -15,10 +15,9 @@ using golden::GoldenCase;
     return ::testing::AssertionFailure() << c.where() << ": not a view of self";
   }
   if (v.strides() != IntArrayRef(c.expect.strides) || v.storage_offset() != c.expect.offset) {
-    return ::testing::AssertionFailure() << c.where() << ": strides " << v.strides() << " offset "
-                                         << v.storage_offset() << ", expected "
-                                         << IntArrayRef(c.expect.strides) << " offset "
-                                         << c.expect.offset;
+    return ::testing::AssertionFailure()
+           << c.where() << ": strides " << v.strides() << " offset " << v.storage_offset()
+           << ", expected " << IntArrayRef(c.expect.strides) << " offset " << c.expect.offset;
   }
   return matches(v, c);
 }

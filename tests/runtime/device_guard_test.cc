@@ -54,8 +54,9 @@ TEST(CheckSameDevice, NamesOperatorAndOffendingArgument) {
   } catch (const sops::Error& e) {
     EXPECT_EQ(e.op(), "add.out");
     EXPECT_EQ(e.argument(), "other");
-    EXPECT_STREQ(e.what(), "add.out: argument 'other': expected all tensors to be on the same "
-                           "device as 'self' (cpu), but got meta");
+    EXPECT_STREQ(e.what(),
+                 "add.out: argument 'other': expected all tensors to be on the same "
+                 "device as 'self' (cpu), but got meta");
   }
 }
 

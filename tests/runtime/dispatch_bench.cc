@@ -47,7 +47,8 @@ Tensor wrapper_CPU_add_Tensor(const Tensor& self, const Tensor& other, const Sca
   }
 }
 
-const sops::RegisterOperator kDef("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+const sops::RegisterOperator kDef(
+    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
 const sops::RegisterKernel kCpu("add.Tensor", sops::DispatchKey::CPU, &wrapper_CPU_add_Tensor);
 
 template <typename F>
@@ -74,10 +75,12 @@ int main() {
     const double empty = ns_per_call(n, [&] { sink += sops::empty({1}).numel(); });
     const double direct =
         ns_per_call(n, [&] { sink += wrapper_CPU_add_Tensor(a, b, 1).data_ptr<float>()[0]; });
-    const double dispatched = ns_per_call(n, [&] { sink += add.call(a, b, 1).data_ptr<float>()[0]; });
-    std::printf("empty %.0f ns | direct add %.0f ns (%.2fx empty) | dispatched add %.0f ns "
-                "(%.2fx direct)\n",
-                empty, direct, direct / empty, dispatched, dispatched / direct);
+    const double dispatched =
+        ns_per_call(n, [&] { sink += add.call(a, b, 1).data_ptr<float>()[0]; });
+    std::printf(
+        "empty %.0f ns | direct add %.0f ns (%.2fx empty) | dispatched add %.0f ns "
+        "(%.2fx direct)\n",
+        empty, direct, direct / empty, dispatched, dispatched / direct);
   }
   return sink == 0 ? 1 : 0;
 }

@@ -34,14 +34,16 @@ TEST(Dispatcher, FindsOperatorsAndTheirSchema) {
   RegisterOperator def("test_find.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
   auto op = sops::Dispatcher::singleton().find("test_find.Tensor");
   EXPECT_EQ(op.name(), "test_find.Tensor");
-  EXPECT_EQ(op.schema(), "test_find.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+  EXPECT_EQ(op.schema(),
+            "test_find.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
   EXPECT_TRUE(op.registered_keys().empty());
   EXPECT_FALSE(sops::Dispatcher::singleton().try_find("test_find").has_value());
   EXPECT_THROW(sops::Dispatcher::singleton().find("no_such_op"), sops::Error);
 }
 
 TEST(Dispatcher, CallsTheKernelOfTheArgumentsDevice) {
-  RegisterOperator def("test_device.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+  RegisterOperator def(
+      "test_device.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
   RegisterKernel cpu("test_device.Tensor", DispatchKey::CPU, &cpu_kernel);
   RegisterKernel meta("test_device.Tensor", DispatchKey::Meta, &meta_kernel);
   const auto op = sops::Dispatcher::singleton().find("test_device.Tensor").typed<AddSig>();
@@ -90,8 +92,9 @@ TEST(Dispatcher, MissingKernelErrorListsWhatIsRegistered) {
     FAIL() << "no throw";
   } catch (const sops::Error& e) {
     EXPECT_EQ(e.op(), "test_missing.Tensor");
-    EXPECT_STREQ(e.what(), "test_missing.Tensor: no kernel for dispatch key Meta; registered: "
-                           "CPU, CompositeExplicitAutograd");
+    EXPECT_STREQ(e.what(),
+                 "test_missing.Tensor: no kernel for dispatch key Meta; registered: "
+                 "CPU, CompositeExplicitAutograd");
   }
 }
 
@@ -124,8 +127,9 @@ TEST(Dispatcher, MixedDevicesAreAnErrorNamingTheOperator) {
     op.call(sops::empty({1}), sops::empty({1}, kMetaOptions), 1);
     FAIL() << "no throw";
   } catch (const sops::Error& e) {
-    EXPECT_STREQ(e.what(), "test_mixed: expected all tensors to be on the same device, but found "
-                           "tensors on cpu and meta");
+    EXPECT_STREQ(e.what(),
+                 "test_mixed: expected all tensors to be on the same device, but found "
+                 "tensors on cpu and meta");
   }
 }
 
@@ -192,11 +196,12 @@ TEST(Dispatcher, AClashBetweenLibrariesNamesBoth) {
   RegisterKernel cpu_a("test_clash", DispatchKey::CPU, &cpu_kernel, a);
   RegisterOperator def_b("test_clash(Tensor self) -> Tensor", b);
   RegisterKernel cpu_b("test_clash", DispatchKey::CPU, &meta_kernel, b);
-  EXPECT_EQ(find_error("test_clash"),
-            "test_clash: registered by two libraries: library 'lib_a' (from a/ops.yaml) and "
-            "library 'lib_b' (from b/ops.yaml). Operator names are global to a process: declare "
-            "one library's operators in a namespace of its own (e.g. `func: my_ops::test_clash(...)` "
-            "in its yaml), or link only one of them");
+  EXPECT_EQ(
+      find_error("test_clash"),
+      "test_clash: registered by two libraries: library 'lib_a' (from a/ops.yaml) and "
+      "library 'lib_b' (from b/ops.yaml). Operator names are global to a process: declare "
+      "one library's operators in a namespace of its own (e.g. `func: my_ops::test_clash(...)` "
+      "in its yaml), or link only one of them");
 
   // One library's registrations made twice (linked twice).
   RegisterKernel meta_a("test_clash_twice", DispatchKey::Meta, &meta_kernel, a);

@@ -55,8 +55,7 @@ std::string defaults(ScalarType a = ScalarType::ComplexFloat, ScalarType b = Sca
                      QScheme qscheme = QScheme::PER_TENSOR_AFFINE, SymBool flag = false,
                      DeviceIndex index = -1) {
   std::ostringstream os;
-  os << a << ' ' << b << ' ' << c << ' ' << layout << ' ' << qscheme << ' ' << flag << ' '
-     << index;
+  os << a << ' ' << b << ' ' << c << ' ' << layout << ' ' << qscheme << ' ' << flag << ' ' << index;
   return os.str();
 }
 // `Tensor?[] indices`, `float[]? scales=None`, `bool[3] output_mask=[True, True, True]`,

@@ -74,10 +74,10 @@ TEST(ScalarType, NamesOnlyTypesHavePyTorchsNamesAndSizes) {
 
 TEST(ScalarType, EveryEnumeratorIndexesAKNumScalarTypesTable) {
   std::vector<int> seen(sops::kNumScalarTypes, 0);
-  for (const ScalarType t : {sops::kByte, sops::kChar, sops::kInt, sops::kLong, sops::kHalf,
-                             sops::kFloat, sops::kDouble, sops::kBool, sops::kBFloat16,
-                             sops::kShort, sops::kComplexHalf, sops::kComplexFloat,
-                             sops::kComplexDouble}) {
+  for (const ScalarType t :
+       {sops::kByte, sops::kChar, sops::kInt, sops::kLong, sops::kHalf, sops::kFloat, sops::kDouble,
+        sops::kBool, sops::kBFloat16, sops::kShort, sops::kComplexHalf, sops::kComplexFloat,
+        sops::kComplexDouble}) {
     const int i = static_cast<int>(t);
     ASSERT_TRUE(i >= 0 && i < sops::kNumScalarTypes) << t;
     ++seen[static_cast<std::size_t>(i)];
@@ -201,9 +201,8 @@ TEST(VisitDtype, CallsTheLambdaWithTheElementType) {
   const auto size = sops::visit_dtype<sops::dtypes::kEveryType>(
       sops::kHalf, "size", [](auto tag) { return sizeof(typename decltype(tag)::type); });
   EXPECT_EQ(size, 2u);
-  const auto name = SOPS_DISPATCH_ALL_TYPES(sops::kLong, "name", [&] {
-    return sops::scalar_type_of<scalar_t>;
-  });
+  const auto name =
+      SOPS_DISPATCH_ALL_TYPES(sops::kLong, "name", [&] { return sops::scalar_type_of<scalar_t>; });
   EXPECT_EQ(name, sops::kLong);
 }
 

@@ -52,13 +52,16 @@ TEST(TensorIteratorFastPath, BuildsWhatTheGeneralPathBuilds) {
     const Tensor b = sops::empty(sizes, sops::kFloat);
     const Tensor i = sops::empty(sizes, sops::kInt);
     const TensorIterator fast = TensorIterator::binary_op(Tensor(), a, b);
-    const TensorIterator general = TensorIterator::binary_op(sops::empty(sizes, sops::kFloat), a, b);
+    const TensorIterator general =
+        TensorIterator::binary_op(sops::empty(sizes, sops::kFloat), a, b);
     EXPECT_EQ(Layout(fast), Layout(general));
     const TensorIterator cmp = TensorIterator::comparison_op(Tensor(), a, b);
-    EXPECT_EQ(Layout(cmp), Layout(TensorIterator::comparison_op(sops::empty(sizes, sops::kBool), a, b)));
+    EXPECT_EQ(Layout(cmp),
+              Layout(TensorIterator::comparison_op(sops::empty(sizes, sops::kBool), a, b)));
     const TensorIterator fl = TensorIterator::unary_float_op(Tensor(), i);
     EXPECT_EQ(fl.common_dtype(), sops::kFloat);
-    EXPECT_EQ(Layout(fl), Layout(TensorIterator::unary_float_op(sops::empty(sizes, sops::kFloat), i)));
+    EXPECT_EQ(Layout(fl),
+              Layout(TensorIterator::unary_float_op(sops::empty(sizes, sops::kFloat), i)));
   }
 }
 
@@ -96,8 +99,8 @@ TEST(TensorIteratorFastPath, OtherInputsTakeTheGeneralPath) {
 
 TEST(TensorIteratorFastPath, StandaloneIteratorsOwnTheirOperands) {
   // The inputs are temporaries: gone once binary_op returns.
-  TensorIterator it = TensorIterator::binary_op(Tensor(), make<float>({1, 2}, {2}),
-                                                make<float>({10, 20}, {2}));
+  TensorIterator it =
+      TensorIterator::binary_op(Tensor(), make<float>({1, 2}, {2}), make<float>({10, 20}, {2}));
   TensorIterator copy = it;
   TensorIterator moved = std::move(it);
   for (TensorIterator* iter : {&copy, &moved}) {

@@ -143,7 +143,8 @@ TEST(TensorIterator, PromotesInputsAndCastsWhileReading) {
 }
 
 TEST(TensorIterator, HalfComputesThroughFloat) {
-  Tensor r = add(make<float>({1.5f, 2.0f}, {2}, sops::kHalf), make<float>({0.25f, 1.0f}, {2}, sops::kHalf));
+  Tensor r = add(make<float>({1.5f, 2.0f}, {2}, sops::kHalf),
+                 make<float>({0.25f, 1.0f}, {2}, sops::kHalf));
   EXPECT_EQ(r.scalar_type(), sops::kHalf);
   EXPECT_EQ(values<float>(r), (std::vector<float>{1.75f, 3.0f}));
 }
@@ -163,7 +164,7 @@ TEST(TensorIterator, NonContiguousInputs) {
 TEST(TensorIterator, ChannelsLastInputGivesAChannelsLastResult) {
   std::vector<float> v(2 * 3 * 2 * 2);
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i);
-  const Tensor nhwc = make<float>(v, {2, 2, 2, 3});  // memory order N, H, W, C
+  const Tensor nhwc = make<float>(v, {2, 2, 2, 3});               // memory order N, H, W, C
   const Tensor x = nhwc.as_strided({2, 3, 2, 2}, {12, 1, 6, 3});  // NCHW sizes, NHWC memory
   const Tensor r = add(x, x);
   EXPECT_EQ(r.strides(), IntArrayRef({12, 1, 6, 3}));  // torch.channels_last
@@ -185,8 +186,9 @@ TEST(TensorIterator, OutThatCannotHoldTheResultIsAnError) {
     add_outf(make<float>({1, 2}, {2}), make<float>({3, 4}, {2}), 1, out);
     FAIL() << "no throw";
   } catch (const sops::Error& e) {
-    EXPECT_STREQ(e.what(), "add.out: argument 'out': result type float32 can't be cast to the "
-                           "desired output type int64");
+    EXPECT_STREQ(e.what(),
+                 "add.out: argument 'out': result type float32 can't be cast to the "
+                 "desired output type int64");
   }
 }
 
@@ -236,8 +238,9 @@ TEST(TensorIterator, InplaceCannotBroadcastSelf) {
     add_(sops::empty({3}), sops::empty({2, 3}));
     FAIL() << "no throw";
   } catch (const sops::Error& e) {
-    EXPECT_STREQ(e.what(), "add_.Tensor: argument 'self': output with shape [3] doesn't match "
-                           "the broadcast shape [2, 3]");
+    EXPECT_STREQ(e.what(),
+                 "add_.Tensor: argument 'self': output with shape [3] doesn't match "
+                 "the broadcast shape [2, 3]");
   }
 }
 

@@ -42,7 +42,8 @@ TEST(Tensor, DimensionsOutOfRangeAreErrors) {
     t.size(2);
     FAIL() << "no throw";
   } catch (const sops::Error& e) {
-    EXPECT_STREQ(e.what(), "dimension out of range (expected to be in range of [-2, 1], but got 2)");
+    EXPECT_STREQ(e.what(),
+                 "dimension out of range (expected to be in range of [-2, 1], but got 2)");
   }
   EXPECT_THROW(t.stride(-3), sops::Error);
   EXPECT_EQ(sops::maybe_wrap_dim(-1, 0), 0);  // a 0-dim tensor accepts 0 and -1
@@ -198,8 +199,8 @@ TEST(Allocator, RegistryIsSettableAndCudaHasNoneByDefault) {
 // Small cpu_allocator() buffers share the storage's heap block; they behave as any
 // other: aligned, writable over every byte, growable through the same allocator.
 TEST(Storage, SmallCpuBuffersInTheStorageBlockBehaveAsOthers) {
-  for (const std::size_t nbytes : {std::size_t{1}, std::size_t{4}, std::size_t{63},
-                                   std::size_t{64}, std::size_t{512}, std::size_t{513}}) {
+  for (const std::size_t nbytes : {std::size_t{1}, std::size_t{4}, std::size_t{63}, std::size_t{64},
+                                   std::size_t{512}, std::size_t{513}}) {
     SCOPED_TRACE(nbytes);
     const sops::Storage s = sops::Storage::allocate(nbytes, sops::cpu_allocator());
     ASSERT_NE(s.data(), nullptr);

@@ -47,8 +47,8 @@ std::vector<T> values(const Tensor& t) {
   for (int64_t k = 0; k < n; ++k) {
     int64_t offset = 0;
     for (int64_t d = 0; d < ndim; ++d) offset += index[static_cast<std::size_t>(d)] * t.stride(d);
-    out.push_back(load_as<T>(base + offset * static_cast<int64_t>(t.element_size()),
-                             t.scalar_type()));
+    out.push_back(
+        load_as<T>(base + offset * static_cast<int64_t>(t.element_size()), t.scalar_type()));
     for (int64_t d = ndim - 1; d >= 0; --d) {
       if (++index[static_cast<std::size_t>(d)] < t.size(d)) break;
       index[static_cast<std::size_t>(d)] = 0;

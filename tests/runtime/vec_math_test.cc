@@ -37,7 +37,8 @@ TEST(VecMath, ExpWithinTwoUlpOverTheNormalRange) {
   const std::vector<float> got = map_lanes([](vec::Vf x) { return vec::exp(x); }, xs);
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const double want = std::exp(static_cast<double>(xs[i]));
-    const double ulp = std::nextafter(static_cast<float>(want), INFINITY) - static_cast<float>(want);
+    const double ulp =
+        std::nextafter(static_cast<float>(want), INFINITY) - static_cast<float>(want);
     ASSERT_LE(std::fabs(got[i] - want), 2 * ulp) << "exp(" << xs[i] << ")";
   }
 }

@@ -43,16 +43,21 @@ void check_binary(const std::string& name) {
     const Tensor self = tensor_arg(c, "self");
     const Tensor other = tensor_arg(c, "other");
     const Scalar alpha = alpha_of(c);
-    auto functional = [&] { return is_add ? aten::add(self, other, alpha) : aten::mul(self, other); };
+    auto functional = [&] {
+      return is_add ? aten::add(self, other, alpha) : aten::mul(self, other);
+    };
     if (c.is_error() || expects_unrepresentable(c)) {
-      EXPECT_TRUE(throws_error(functional, c.is_error() ? c.expect.error : "int16", name + ".Tensor"));
+      EXPECT_TRUE(
+          throws_error(functional, c.is_error() ? c.expect.error : "int16", name + ".Tensor"));
       continue;
     }
     const Tensor result = functional();
     EXPECT_TRUE(matches(result, c));
-    EXPECT_TRUE(same_result(is_add ? aten::cpu::add(self, other, alpha) : aten::cpu::mul(self, other), result));
+    EXPECT_TRUE(same_result(
+        is_add ? aten::cpu::add(self, other, alpha) : aten::cpu::mul(self, other), result));
     Tensor out = sops::empty({0}, dtype_of(c.expect.dtype));
-    Tensor& returned = is_add ? aten::add_outf(self, other, alpha, out) : aten::mul_outf(self, other, out);
+    Tensor& returned =
+        is_add ? aten::add_outf(self, other, alpha, out) : aten::mul_outf(self, other, out);
     EXPECT_TRUE(returned.is_same(out));
     EXPECT_TRUE(matches(out, c));
     if (self.sizes() == IntArrayRef(c.expect.sizes) && self.scalar_type() == result.scalar_type()) {
@@ -63,7 +68,8 @@ void check_binary(const std::string& name) {
     const Tensor meta_self = tensor_arg(c, "self", kMeta);
     const Tensor meta_other = tensor_arg(c, "other", kMeta);
     NoCpuAllocations no_cpu;
-    EXPECT_TRUE(matches_meta(is_add ? aten::add(meta_self, meta_other, alpha) : aten::mul(meta_self, meta_other), c));
+    EXPECT_TRUE(matches_meta(
+        is_add ? aten::add(meta_self, meta_other, alpha) : aten::mul(meta_self, meta_other), c));
   }
 }
 
@@ -80,7 +86,8 @@ TEST(StaticDispatchTest, KnownValues) {
   EXPECT_EQ(values_of(aten::sum(a, IntArrayRef(dim1))), (std::vector<float>{3, 7}));
   EXPECT_EQ(values_of(aten::relu(floats({-1, 2}, {2}))), (std::vector<float>{0, 2}));
   // linear(x, w, b) = x @ w^T + b: a CompositeImplicitAutograd kernel.
-  EXPECT_EQ(values_of(aten::linear(a, b, floats({1, 2}, {2}))), (std::vector<float>{51, 112, 111, 252}));
+  EXPECT_EQ(values_of(aten::linear(a, b, floats({1, 2}, {2}))),
+            (std::vector<float>{51, 112, 111, 252}));
   EXPECT_EQ(values_of(aten::cat({a, b}, 1)), (std::vector<float>{1, 2, 10, 20, 3, 4, 30, 40}));
   const int64_t dims[] = {1, 0};
   EXPECT_EQ(values_of(aten::permute(a, IntArrayRef(dims))), (std::vector<float>{1, 3, 2, 4}));
@@ -129,8 +136,9 @@ TEST(StaticDispatchTest, SumMatchesPyTorch) {
     SCOPED_TRACE(c.where());
     const Tensor self = tensor_arg(c, "self");
     const golden::GoldenArg& d = c.arg("dim");
-    const OptionalIntArrayRef dim =
-        d.kind == golden::ArgKind::kNone ? OptionalIntArrayRef() : OptionalIntArrayRef(IntArrayRef(d.ints));
+    const OptionalIntArrayRef dim = d.kind == golden::ArgKind::kNone
+                                        ? OptionalIntArrayRef()
+                                        : OptionalIntArrayRef(IntArrayRef(d.ints));
     const bool keepdim = c.arg("keepdim").bool_value;
     const std::optional<ScalarType> dtype = optional_dtype_arg(c, "dtype");
     const Tensor result = aten::sum(self, dim, keepdim, dtype);
@@ -193,7 +201,8 @@ TEST(StaticDispatchTest, CatMatchesPyTorch) {
     const std::vector<Tensor> tensors = to_tensors(c.arg("tensors").tensors);
     const int64_t dim = c.arg("dim").int_value;
     if (c.is_error() || expects_unrepresentable(c)) {
-      EXPECT_TRUE(throws_error([&] { aten::cat(tensors, dim); }, c.is_error() ? c.expect.error : "int16", "cat"));
+      EXPECT_TRUE(throws_error([&] { aten::cat(tensors, dim); },
+                               c.is_error() ? c.expect.error : "int16", "cat"));
       continue;
     }
     const Tensor result = aten::cat(tensors, dim);
@@ -206,15 +215,18 @@ TEST(StaticDispatchTest, CatMatchesPyTorch) {
 }
 
 TEST(StaticDispatchTest, ViewsMatchPyTorch) {
-  for (const auto& [file, op, arg] : {std::tuple<std::string, std::string, std::string>{"view.golden", "view", "size"},
-                                      {"permute.golden", "permute", "dims"}}) {
+  for (const auto& [file, op, arg] :
+       {std::tuple<std::string, std::string, std::string>{"view.golden", "view", "size"},
+        {"permute.golden", "permute", "dims"}}) {
     const auto cases = cases_of(file, op);
     ASSERT_FALSE(cases.empty()) << file;
     for (const GoldenCase& c : cases) {
       SCOPED_TRACE(c.where());
       const Tensor self = tensor_arg(c, "self");
       const IntArrayRef ints(c.arg(arg).ints);
-      auto call = [&](const Tensor& t) { return op == "view" ? aten::view(t, ints) : aten::permute(t, ints); };
+      auto call = [&](const Tensor& t) {
+        return op == "view" ? aten::view(t, ints) : aten::permute(t, ints);
+      };
       if (c.is_error()) {
         EXPECT_TRUE(throws_error([&] { call(self); }, c.expect.error, op));
         continue;
@@ -234,25 +246,27 @@ TEST(StaticDispatchTest, ACudaTensorFindsNoKernel) {
   ScopedAllocator allocator(DeviceType::CUDA, cpu_allocator());
   const Tensor g = sops::empty({2}, TensorOptions(kFloat).device(Device(DeviceType::CUDA)));
   // view has CPU and Meta kernels only.
-  EXPECT_TRUE(throws_error([&] { aten::view(g, {2}); }, "no kernel for dispatch key CUDA; registered: CPU, Meta", "view"));
+  EXPECT_TRUE(throws_error([&] { aten::view(g, {2}); },
+                           "no kernel for dispatch key CUDA; registered: CPU, Meta", "view"));
   // A statically dispatched CPU library has no Common kernels (nothing of another backend
   // can reach them): add.Tensor itself says it has no CUDA kernel.
-  EXPECT_TRUE(throws_error([&] { aten::add(g, g); }, "no kernel for dispatch key CUDA; registered: CPU, Meta",
-                           "add.Tensor"));
+  EXPECT_TRUE(throws_error([&] { aten::add(g, g); },
+                           "no kernel for dispatch key CUDA; registered: CPU, Meta", "add.Tensor"));
 }
 
 TEST(StaticDispatchTest, TensorsOnTwoDevicesAreRejectedNamingBoth) {
   const Tensor c = floats({1, 2}, {2});
   const Tensor m = sops::empty({2}, TensorOptions(kFloat).device(kMeta));
-  EXPECT_TRUE(throws_error([&] { aten::cat({c, m}); },
-                           "expected all tensors to be on the same device, but found tensors on cpu and meta",
-                           "cat"));
+  EXPECT_TRUE(throws_error(
+      [&] { aten::cat({c, m}); },
+      "expected all tensors to be on the same device, but found tensors on cpu and meta", "cat"));
   // add has device_check: NoCheck (a cpu scalar may join another device's tensors), so
   // the meta kernel runs, and its iterator names the argument and both devices.
-  EXPECT_TRUE(throws_error([&] { aten::add(c, m); },
-                           "argument 'other': expected all tensors to be on the same device, but found "
-                           "at least two devices, cpu and meta",
-                           "add.Tensor"));
+  EXPECT_TRUE(
+      throws_error([&] { aten::add(c, m); },
+                   "argument 'other': expected all tensors to be on the same device, but found "
+                   "at least two devices, cpu and meta",
+                   "add.Tensor"));
 }
 
 TEST(StaticDispatchTest, WhereTakesZeroDimCpuTensorsBesideAnotherDevice) {
