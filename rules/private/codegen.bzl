@@ -4,7 +4,15 @@ load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
 load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
 
 def generated_files(backends, shards):
-    """(name, is_header) of every generated file, as codegen/outputs.bzl lists them."""
+    """Every generated file of a library, as codegen/outputs.bzl lists them.
+
+    Args:
+      backends: the library's backends (dispatch keys), e.g. ["CPU", "CUDA"].
+      shards: how many shards each sharded family of sources has.
+
+    Returns:
+      A list of (file name, whether it is a header).
+    """
     result = []
     for row in GENERATED_FILES:
         if "{key}" in row["name"]:
@@ -60,9 +68,19 @@ StructuredOpsSourcesInfo = provider(
 )
 
 def generator_args(ctx, info, output_dir, static_dispatch, command = "generate"):
-    """The arguments of `opgen <command>` (generate, or check-kernels: no output_dir) for a
-    library described by `info` (a struct with StructuredOpsSourcesInfo's yaml, tags_yaml,
-    library, cpp_namespace, backends, shards), and the inputs they name."""
+    """The arguments of one `opgen <command>` for a library, and the inputs they name.
+
+    Args:
+      ctx: the rule context making the action.
+      info: a struct with StructuredOpsSourcesInfo's yaml, tags_yaml, library,
+        cpp_namespace, backends and shards.
+      output_dir: where generate writes (None for check-kernels, which writes nothing).
+      static_dispatch: whether the library is statically dispatched.
+      command: `generate` or `check-kernels`.
+
+    Returns:
+      (the action's Args, the list of input Files they name).
+    """
     args = ctx.actions.args()
     args.use_param_file("@%s", use_always = True)
     args.set_param_file_format("multiline")
@@ -84,9 +102,20 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     return args, inputs
 
 def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "StructuredOpsGen", transitive = []):
-    """Runs the generator hermetically: the module's Python toolchain without site-packages
-    (`-S -E`), importing only the generator's sources and the pinned wheels. It reads the
-    files `inputs` and those of the depsets `transitive`."""
+    """Runs the generator hermetically, as one action.
+
+    The module's Python toolchain runs without site-packages (`-S -E`), importing only the
+    generator's sources and the pinned wheels.
+
+    Args:
+      ctx: the rule context making the action.
+      args: the generator's Args (generator_args).
+      inputs: the Files the action reads.
+      outputs: the Files it writes.
+      progress_message: the action's progress message.
+      mnemonic: the action's mnemonic.
+      transitive: depsets of further Files the action reads.
+    """
     runtime = ctx.toolchains[PYTHON_TOOLCHAIN].py3_runtime
     main = ctx.file._generator
     roots = [main.dirname.rpartition("/")[0] or "."]  # the directory holding codegen/

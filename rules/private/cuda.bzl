@@ -10,6 +10,7 @@ incompatible, not broken, without --config=cuda.
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 
 CudaToolkitInfo = provider(
     doc = "The CUDA toolkit a build compiles with (a `cuda_toolkit` target).",

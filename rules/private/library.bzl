@@ -94,6 +94,7 @@ def structured_ops_library(
       visibility: visibility of the targets.
       **kwargs: passed to the cc_library targets (copts, tags, target_compatible_with, ...).
     """
+
     # What the library's own targets share of the cc_library's arguments: skipped, tagged
     # and restricted like it (e.g. CUDA-only ones), test-only like it.
     common = {k: kwargs[k] for k in ("tags", "target_compatible_with", "testonly") if k in kwargs}

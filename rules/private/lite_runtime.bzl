@@ -28,14 +28,13 @@ def lite_runtime_binary(
         static_dispatch = True,
         visibility = None,
         **kwargs):
-    """The `lite_runtime` command line (lite/cli.h: run, ops, trace, shapes) over the
-    operators of a structured_ops_library, pruned to a selection.
+    """The `lite_runtime` command line over a library's operators, pruned to a selection.
 
-    The library's kernels (`<library>_kernels`) are linked as they are; its sources are
+    The command line is lite/cli.h's: run, ops, trace, shapes. The library's kernels (`<library>_kernels`) are linked as they are; its sources are
     generated again for the selection (`<name>_selected`, whose output group `report` says
     why each operator is kept), statically dispatched by default, so that the binary
     holds only the selected operators' boxed kernels and what they call. Build it with
-    `--config=mobile` for the size flags (-Os, --gc-sections). A model that calls an
+    `--config=mobile` for the size flags (-Oz, --gc-sections). A model that calls an
     operator outside the selection fails to load, listing every missing operator.
 
     Args:

@@ -30,14 +30,26 @@ def _compiles_each_source_with_nvcc_impl(ctx):
     for a in actions:
         argv = a.argv
         asserts.equals(env, "/stand-in/bin/nvcc", argv[0])
-        for flag in ["-c", "-std=c++17", "-O3", "-gencode=arch=compute_90,code=sm_90",
-                     "-gencode=arch=compute_90,code=compute_90", "-DSTAND_IN_RUNTIME", "--extra-flag",
-                     # The build's C++ dialect reaches the host compiler; its -O and -flto do not.
-                     "-Xcompiler=-fno-exceptions", "-Xcompiler=-fno-rtti", "-Xcompiler=-DFROM_COPT"]:
+        for flag in [
+            "-c",
+            "-std=c++17",
+            "-O3",
+            "-gencode=arch=compute_90,code=sm_90",
+            "-gencode=arch=compute_90,code=compute_90",
+            "-DSTAND_IN_RUNTIME",
+            "--extra-flag",
+            # The build's C++ dialect reaches the host compiler; its -O and -flto do not.
+            "-Xcompiler=-fno-exceptions",
+            "-Xcompiler=-fno-rtti",
+            "-Xcompiler=-DFROM_COPT",
+        ]:
             asserts.true(env, flag in argv, "%s not in %s" % (flag, argv))
         asserts.false(env, "-Xcompiler=-flto" in argv, "-flto reached nvcc")
-        asserts.true(env, "stand_in.h" in [f.basename for f in a.inputs.to_list()],
-                     "a dependency's headers are the action's inputs")
+        asserts.true(
+            env,
+            "stand_in.h" in [f.basename for f in a.inputs.to_list()],
+            "a dependency's headers are the action's inputs",
+        )
     target = analysistest.target_under_test(env)
     linked = [
         lib.pic_static_library or lib.static_library
@@ -103,7 +115,7 @@ requires_cuda_probe = rule(
 def _incompatible_without_cuda_impl(ctx):
     env = analysistest.begin(ctx)
     labels = analysistest.target_under_test(env)[CompatibilityInfo].labels
-    asserts.equals(env, ["@@platforms//:incompatible"], [str(l) for l in labels])
+    asserts.equals(env, ["@@platforms//:incompatible"], [str(label) for label in labels])
     return analysistest.end(env)
 
 incompatible_without_cuda_test = analysistest.make(

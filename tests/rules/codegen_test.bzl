@@ -1,7 +1,7 @@
 """Analysis tests of structured_ops_codegen: what it declares, and what it refuses."""
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
-load("//rules/private:codegen.bzl", "StructuredOpsSourcesInfo")
+load("//rules/private:codegen.bzl", "StructuredOpsSourcesInfo")  # buildifier: disable=bzl-visibility (a test of a private rule)
 
 def _declares_every_output_impl(ctx):
     env = analysistest.begin(ctx)
@@ -20,6 +20,7 @@ def _declares_every_output_impl(ctx):
         "Types.h",
         "UnboxingFunctions.h",
     ]), headers)
+
     # 3 fixed sources + 3 shards x (CPU, CUDA, Meta, Common, Composite, unboxed kernels).
     asserts.equals(env, 3 + 3 * 6, len(sources))
     asserts.true(env, "RegisterCUDA_2.cpp" in sources)

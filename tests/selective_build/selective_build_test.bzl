@@ -9,7 +9,7 @@ def _names(files):
 def _operator_set_provider_impl(ctx):
     env = analysistest.begin(ctx)
     info = analysistest.target_under_test(env)[OperatorSetInfo]
-    labels = sorted([l.name for l in info.labels.to_list()])
+    labels = sorted([label.name for label in info.labels.to_list()])
     asserts.equals(env, ["from_model", "listed", "union"], labels)
     asserts.equals(
         env,

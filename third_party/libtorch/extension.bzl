@@ -119,7 +119,8 @@ def _libtorch_repository_impl(rctx):
         if root:
             break
     if env and env != "none" and root == None:
-        print("LIBTORCH_DIR={} holds no libtorch (include/ATen and lib/libtorch_cpu.so)".format(env))
+        # A warning for whoever set LIBTORCH_DIR: the benchmarks then build without libtorch.
+        print("LIBTORCH_DIR={} holds no libtorch (include/ATen and lib/libtorch_cpu.so)".format(env))  # buildifier: disable=print
 
     if root == None:
         rctx.file("BUILD.bazel", _MISSING_BUILD.format(why = "Searched: " + ", ".join(searched)))
@@ -128,6 +129,7 @@ def _libtorch_repository_impl(rctx):
 
     # Link the install's pieces in, so labels can name them.
     rctx.symlink(root.get_child("include"), "include")
+
     # libtorch_cpu.so loads the wheel's own OpenMP runtime through $ORIGIN, which is
     # the directory it was loaded from: Bazel's _solib_k8 link farm, where it must
     # find that runtime too (else the system's libgomp, a different build, loads).

@@ -8,6 +8,7 @@ appears in the compiler's output.
 
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
 load("@rules_cc//cc:defs.bzl", "CcInfo")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 
 def _compile_fail_test_impl(ctx):
     cc_toolchain = find_cpp_toolchain(ctx)
