@@ -76,7 +76,7 @@ def test_example_workspace_builds_and_tests_against_this_module(tmp_path, exampl
     assert set(kinds) <= {"disk cache hit", "internal"}, f"not all cached: {summary[0]}"
     assert kinds.get("disk cache hit", 0) > 0, summary[0]
 
-    # The README's way to check a yaml from the workspace.
+    # docs/writing-operators.md's way to check a yaml from the workspace.
     result = bazel(
         workspace,
         tmp_path,
