@@ -296,6 +296,8 @@ def test_fast_tag_resolution_matches_pyyaml(values):
     def tags(n):
         if n is None or isinstance(n, yaml.ScalarNode):
             return n and (n.tag, n.value)
+        if isinstance(n, tuple):  # a mapping's (key, value) pair
+            return [tags(c) for c in n]
         return [tags(c) for c in n.value]
 
     assert tags(ours) == tags(theirs)
