@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import overload
 
 ERROR = "error"
 WARNING = "warning"
@@ -38,6 +39,10 @@ class Diagnostic:
         return (self.path, self.line, self.column, self.message)
 
 
+@overload
+def _one_line(text: str) -> str: ...
+@overload
+def _one_line(text: None) -> None: ...
 def _one_line(text: str | None) -> str | None:
     """A diagnostic is one line and its hint another: quoted user text may hold line breaks."""
     if text is None or ("\n" not in text and "\r" not in text):

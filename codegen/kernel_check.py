@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.dest.library import Library
+from codegen.dest.library import KernelWrapper, Library, StructuredWrapper
 from codegen.model.entry import NativeFunction
 
 
@@ -36,13 +36,15 @@ def needed_definitions(lib: Library) -> list[Needed]:
         found.setdefault(name.lstrip(":"), Needed(name.lstrip(":"), f, what, definition))
 
     for w in lib.wrappers:
-        if w.kind == "structured":
+        body = w.body
+        if isinstance(body, StructuredWrapper):
             group = lib.group_of(w.function)
+            assert group is not None  # a structured wrapper wraps a member of its group
             out = group.out
-            if w.body.impl_args is not None:
-                impl = w.body.parent.rsplit("::", 1)[-1][len("structured_") :]
+            if body.impl_args is not None:
+                impl = body.parent.rsplit("::", 1)[-1][len("structured_") :]
                 need(
-                    f"{w.body.parent}::impl",
+                    f"{body.parent}::impl",
                     out,
                     f"the {w.key} impl of {out.key}",
                     f"`SOPS_IMPL_FUNC({impl})(...) {{ ... }}`",
@@ -54,17 +56,17 @@ def needed_definitions(lib: Library) -> list[Needed]:
                 else f"SOPS_META_FUNC({name.name})"
             )
             need(
-                f"{w.body.meta_struct}::meta",
+                f"{body.meta_struct}::meta",
                 out,
                 f"the meta function of {out.key}",
                 f"`{macro}(...) {{ ... }}`",
             )
-        elif w.kind == "kernel":
+        elif isinstance(body, KernelWrapper):
             need(
-                w.body.kernel,
+                body.kernel,
                 w.function,
                 f"the {w.key} kernel of {w.op}",
-                f"`{w.body.kernel.lstrip(':')}(...) {{ ... }}`",
+                f"`{body.kernel.lstrip(':')}(...) {{ ... }}`",
             )
     return sorted(found.values(), key=lambda n: (n.declared_by.source.line, n.name))
 

@@ -14,7 +14,7 @@ def records(parsed: NativeYaml) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for f in parsed.functions:
         group, role = role_of.get(id(f), (None, None))
-        rec = {
+        rec: dict[str, object] = {
             "schema": str(f.func),
             "namespace": f.namespace,
             "kind": f.func.kind,

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import gc
 import re
+from typing import TYPE_CHECKING
 
 import yaml
 
 from codegen.diagnostics import Diagnostics, Position
+
+if TYPE_CHECKING:
+    from yaml._yaml import Mark as CMark  # libyaml's parser marks its events with its own Mark
 
 STR_TAG = "tag:yaml.org,2002:str"
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -30,10 +34,10 @@ NULL_TAG = "tag:yaml.org,2002:null"
 try:
     _Base = yaml.CSafeLoader
 except AttributeError:  # PyYAML without libyaml
-    _Base = yaml.SafeLoader  # type: ignore[misc]
+    _Base = yaml.SafeLoader  # type: ignore[assignment,misc]  # CSafeLoader's pure-Python twin
 
 
-class _Loader(_Base):  # type: ignore[misc,valid-type]
+class _Loader(_Base):
     """The safe loader, with a shortcut for the common case of tag resolution.
 
     A plain scalar that starts with a letter is a string unless it is one of YAML's
@@ -41,7 +45,7 @@ class _Loader(_Base):  # type: ignore[misc,valid-type]
     what they are.  Everything else (numbers, `~`, ...) goes through the regexes.
     """
 
-    def resolve(self, kind, value, implicit):  # type: ignore[override]
+    def resolve(self, kind, value, implicit):
         if kind is yaml.ScalarNode:
             if implicit[0]:
                 if value[:1].isalpha():
@@ -124,7 +128,7 @@ def nesting_bound(text: str) -> int | None:
     return 2 * text.count("[") + text.count("{") + 2 * (_BLOCK_PREFIX + 2) + 2
 
 
-def too_deep(text: str, limit: int = MAX_NESTING) -> yaml.Mark | None:
+def too_deep(text: str, limit: int = MAX_NESTING) -> yaml.Mark | CMark | None:
     """Where `text` first nests more than `limit` levels, from its events (iteratively)."""
     start = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
     end = (yaml.SequenceEndEvent, yaml.MappingEndEvent)

@@ -60,14 +60,14 @@ def argument_type(t: Type, *, write: bool, symint: bool, const_ref: bool) -> CTy
             inner = inner.elem
         return ct.ConstRefCType(ct.OptionalCType(inner))
     if isinstance(t, ListType):
-        elem = str(t.elem)
-        if elem == "int":
+        elem_name = str(t.elem)
+        if elem_name == "int":
             return ct.INT_ARRAY_REF
-        if elem == "SymInt":
+        if elem_name == "SymInt":
             return ct.SYMINT_ARRAY_REF if symint else ct.INT_ARRAY_REF
-        if elem == "Tensor":
+        if elem_name == "Tensor":
             return ct.BaseCType("TensorList")
-        if elem == "Tensor?":
+        if elem_name == "Tensor?":
             return ct.ArrayRefCType(ct.OptionalCType(ct.TENSOR))
         inner = argument_type(t.elem, write=False, symint=symint, const_ref=const_ref)
         if isinstance(inner, ct.ConstRefCType):
@@ -106,6 +106,7 @@ def returns_type(returns: tuple[Return, ...], const_ref: bool = False) -> CType:
 def default_expr(a: Argument) -> str:
     """The C++ expression for a schema default."""
     d, t = a.default, a.type
+    assert d is not None, f"`{a}` has no default"  # callers ask only for arguments with one
     if d == "None":
         return "{}" if str(t) == "Tensor?" else "::std::nullopt"
     if isinstance(t, OptionalType):

@@ -15,6 +15,7 @@ Structured kernels never take defaults, never take SymInts, and receive every te
 from __future__ import annotations
 
 import functools
+from typing import NotRequired, TypedDict
 
 from codegen.api import types as ct
 from codegen.api.native import value_type
@@ -24,6 +25,13 @@ from codegen.model.schema import Argument
 from codegen.model.types import TENSOR, BaseType, ListType, OptionalType, Type
 
 META_BASE = "MetaBase"
+
+
+class MetaDeclaration(TypedDict):
+    struct: str
+    parent: str
+    declaration: str
+    precomputed: NotRequired[list[str]]  # `type name` of each precomputed member, if any
 
 
 @functools.cache
@@ -85,11 +93,11 @@ def impl_arguments(g: NativeFunctionsGroup) -> tuple[Binding, ...]:
     return tuple(_bindings(args))
 
 
-def meta_declaration(g: NativeFunctionsGroup) -> dict:
+def meta_declaration(g: NativeFunctionsGroup) -> MetaDeclaration:
     """The meta struct of a group: meta() returns void; `precomputed:` values are members
     of the struct (`precomputed.<name>`) that meta() sets and the wrapper passes to impl()."""
     pre = g.out.precomputed
-    decl = {
+    decl: MetaDeclaration = {
         "struct": meta_name(g),
         "parent": g.out.structured_inherits or META_BASE,
         "declaration": f"void meta({', '.join(b.decl() for b in meta_arguments(g))})",

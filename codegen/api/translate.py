@@ -67,11 +67,11 @@ def translate(
             known[_key(c.argument)] = expr
     exprs = []
     for goal in goals:
-        expr = exact.get(id(goal.argument)) or known.get(_key(goal.argument))
-        if expr is None and options_of is not None and goal.argument.name in _OPTIONS_OF:
-            expr = _OPTIONS_OF[goal.argument.name].format(t=options_of)
-        if expr is None:
+        found = exact.get(id(goal.argument)) or known.get(_key(goal.argument))
+        if found is None and options_of is not None and goal.argument.name in _OPTIONS_OF:
+            found = _OPTIONS_OF[goal.argument.name].format(t=options_of)
+        if found is None:
             have = ", ".join(f"`{t} {n}`" for n, t in known) or "nothing"
             raise TranslationError(f"no value for `{goal.argument}`; in scope: {have}")
-        exprs.append(expr)
+        exprs.append(found)
     return exprs

@@ -95,14 +95,14 @@ _BOOL = {False: "false", True: "true"}
 def type_data(t: Type) -> TypeData:
     text = str(t)
     optional = isinstance(t, OptionalType)
-    if optional:
+    if isinstance(t, OptionalType):
         t = t.elem
     is_list, size = isinstance(t, ListType), 0
-    if is_list:
+    if isinstance(t, ListType):
         size = t.size or 0
         t = t.elem
     elem_optional = isinstance(t, OptionalType)
-    if elem_optional:
+    if isinstance(t, OptionalType):
         t = t.elem
     kind = _KINDS.get(t.name, "Other") if isinstance(t, BaseType) else "Other"
     return TypeData(kind, elem_optional, is_list, size, optional, text)
@@ -112,7 +112,7 @@ def convert(a: Argument, cpp_type: ct.CType, value: str) -> str:
     """The C++ expression that turns the Value `value` into argument `a` of type cpp_type."""
     t = a.type
     optional = isinstance(t, OptionalType)
-    inner = t.elem if optional else t
+    inner = t.elem if isinstance(t, OptionalType) else t
     if isinstance(inner, BaseType) and inner.name == "Tensor":
         if optional:
             return f"{_UNBOX}optional_tensor({value})"
@@ -184,6 +184,7 @@ def _int_literal(text: str) -> str:
 def default_value(a: Argument, constant: str) -> tuple[str, str | None]:
     """(DefaultValue initializer, definition of a list constant named `constant` or None)."""
     d, t = a.default, a.type
+    assert d is not None, f"`{a}` has no default"  # the caller asks only for arguments with one
     if d == "None":
         return "D::none()", None
     if isinstance(t, OptionalType):

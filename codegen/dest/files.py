@@ -18,6 +18,7 @@ from codegen.dest.library import (
     COMPOSITES,
     COPY_SCHEMA,
     META,
+    KernelWrapper,
     Library,
     Locals,
     fresh,
@@ -39,6 +40,7 @@ def _read_table() -> tuple[list[dict], list[str]]:
         for node in tree.body
         if isinstance(node, ast.Assign)
         for t in node.targets
+        if isinstance(t, ast.Name)
     }
     return values["GENERATED_FILES"], values["EXTRA_FAMILIES"]
 
@@ -144,7 +146,8 @@ def _qualified(parent: str) -> str:
 
 
 def natives_context(lib: Library, out: OutputFile) -> dict:
-    by_ns: dict[str, dict[str, dict]] = {}
+    # namespace -> (C++ name, parameter types) -> declaration
+    by_ns: dict[str, dict[tuple[str, tuple[str, ...]], dict]] = {}
     for g in lib.structured_groups:
         for key, m in sorted(g.out.dispatch.items()):
             if key in lib.backends and m.structured:
@@ -161,7 +164,8 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
                 )
                 decl["keys_list"].append(key)
     for w in lib.wrappers:
-        if w.kind != "kernel":  # structured kernels are declared above; autogen ones are generated
+        # Structured kernels are declared above; autogen ones are generated.
+        if not isinstance(w.body, KernelWrapper):
             continue
         ns, name = w.body.kernel.rsplit("::", 1)
         # One declaration per C++ function: operators may share a kernel (with their own
@@ -331,6 +335,7 @@ def _static_dispatch_functions_context(lib: Library, out: OutputFile) -> dict:
 
 
 def static_functions_context(lib: Library, out: OutputFile) -> dict:
+    assert out.key is not None  # a static entry points file is per key
     functions = [e for w in lib.wrappers if w.key == out.key for e in _static_entries(w)]
     return {
         "functions": functions,
@@ -341,6 +346,7 @@ def static_functions_context(lib: Library, out: OutputFile) -> dict:
 
 def register_context(lib: Library, out: OutputFile) -> dict:
     family = out.family
+    assert family is not None and out.shard is not None  # a register file is per family and shard
     wrappers = lib.wrappers_for(family_keys(family), out.shard)
     static = []
     includes = ["NativeFunctions.h", "Functions.h"]

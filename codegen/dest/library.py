@@ -229,6 +229,12 @@ class Library:
     # define and register only the selection.
     selection: Selection | None = None
 
+    def __post_init__(self) -> None:
+        self._group_of = {id(f): g for g in self.groups for f in g.functions()}
+        self._shard_of_key: dict[str, int] = {}
+        self._by_key_and_shard: dict[tuple[str, int], list[Wrapper]] | None = None
+        self._keys_of_op: dict[str, set[str]] | None = None
+
     def needs(self, f: NativeFunction) -> bool:
         """Whether the sources define f: selected, or called by the code of a selected one."""
         return self.selection is None or f.key in self.selection.needed
@@ -313,12 +319,6 @@ class Library:
         found = [w for k in keys for w in self._by_key_and_shard.get((k, shard), ())]
         return found if len(keys) == 1 else sorted(found, key=lambda w: (w.op, w.key))
 
-    def __post_init__(self) -> None:
-        self._group_of = {id(f): g for g in self.groups for f in g.functions()}
-        self._shard_of_key: dict[str, int] = {}
-        self._by_key_and_shard: dict[tuple[str, int], list[Wrapper]] | None = None
-        self._keys_of_op: dict[str, set[str]] | None = None
-
 
 def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:
     """Where a kernel named in the yaml lives: `<library>::native` unless it says otherwise."""
@@ -342,8 +342,8 @@ def build_library(
     lib = Library(namespace, backends, functions, groups, shards, static_dispatch=static_dispatch)
     wrapped = set()
     for g in lib.structured_groups:
-        members = [(FUNCTIONAL, g.functional), (INPLACE, g.inplace), (OUT, g.out)]
-        members = [(role, f) for role, f in members if f is not None and _delegates(f, g)]
+        variants = [(FUNCTIONAL, g.functional), (INPLACE, g.inplace), (OUT, g.out)]
+        members = [(role, f) for role, f in variants if f is not None and _delegates(f, g)]
         for _role, f in members:
             wrapped.add(id(f))
         for key, metadata in sorted(g.out.dispatch.items()):
@@ -456,7 +456,9 @@ def _autogen(
     key = COMPOSITE_EXPLICIT
     name = _wrapper_name(key, f)
     bindings = dispatcher.kernel_bindings(f)
+    body: AutogenOutWrapper | AutogenFunctionalWrapper
     if f.func.arguments.out:
+        assert g is not None  # a generated out= variant is grouped with its functional one
         body, var = _autogen_out(namespace, f, g.functional, bindings, name)
     else:
         body, var = _autogen_functional(namespace, f, mutating[f.func.group_key], bindings, name)
@@ -509,7 +511,7 @@ def _autogen_functional(
         copy = fresh(f"{a.name}_copy", taken)
         clones.append((a.name, copy))
         copies.append(Expr(copy, a))
-    args = translate(list(bindings) + copies, call_fn.bindings)
+    args = translate([*bindings, *copies], call_fn.bindings)
     returns: list[tuple[str, int | str]] = []
     returned = set()
     for i, r in enumerate(base.func.returns):

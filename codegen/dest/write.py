@@ -13,6 +13,7 @@ import os
 import sys
 
 from codegen.dest import files
+from codegen.dest.library import Library
 from codegen.dest.render import Renderer
 
 _TEMPORARY = ".partial"
@@ -28,10 +29,12 @@ def _units(outputs: list[files.OutputFile]) -> list[list[files.OutputFile]]:
     return list(groups.values())
 
 
-def _cost(lib, unit: list[files.OutputFile]) -> int:
+def _cost(lib: Library, unit: list[files.OutputFile]) -> int:
     """About how long a unit takes to render, in microseconds (measured on PyTorch's yaml)."""
     o = unit[0]
     if o.context == "register":
+        # Register files are per family and shard.
+        assert o.family is not None and o.shard is not None
         return sum(
             60 if w.kind == "structured" else 15
             for w in lib.wrappers_for(files.family_keys(o.family), o.shard)
@@ -66,7 +69,7 @@ def _worker(renderer: Renderer, share: list[list[files.OutputFile]], directory: 
 
 
 def _share(
-    lib, units: list[list[files.OutputFile]], jobs: int
+    lib: Library, units: list[list[files.OutputFile]], jobs: int
 ) -> list[list[list[files.OutputFile]]]:
     """Units dealt to `jobs` workers, largest first, each to the least loaded one."""
     shares: list[list[list[files.OutputFile]]] = [[] for _ in range(jobs)]

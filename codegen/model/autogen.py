@@ -122,6 +122,7 @@ def _out_schema(func: FunctionSchema) -> FunctionSchema:
     if func.kind == INPLACE:
         # `self` stops being written; a new `out` takes its type and annotation.
         self_arg = args.self_arg
+        assert self_arg is not None  # generate() asked can_get_out_variant() first
         positional = tuple(_strip(a) if a is self_arg else a for a in args.positional)
         out = Argument("out", self_arg.type, None, self_arg.annotation)
         return FunctionSchema(

@@ -584,6 +584,7 @@ class _EntryBuilder:
         v = self.node("ufunc_inner_loop")
         if v is None:
             return {}
+        pairs: list[tuple[str | None, Node, Node]]  # (the key if a string, its node, value)
         if is_str(v):
             pairs = [("Generic", v, v)]
         elif isinstance(v, MappingNode):
@@ -593,7 +594,7 @@ class _EntryBuilder:
             return {}
         out = {}
         for key, key_node, val in pairs:
-            if key not in UFUNC_KEY_NAMES:
+            if key is None or key not in UFUNC_KEY_NAMES:
                 self.diags.error(
                     position(key_node, self.src.path),
                     f"unknown ufunc key `{key}`",

@@ -4,7 +4,7 @@ the hand-written kernels and meta functions they call (read off the objects)."""
 from __future__ import annotations
 
 from codegen.api import dispatcher
-from codegen.dest.library import Library
+from codegen.dest.library import KernelWrapper, Library, StructuredWrapper
 from codegen.selective.kernel_symbols import KernelSymbols
 
 
@@ -28,12 +28,12 @@ def calls_of_operators(lib: Library, symbols: KernelSymbols | None):
         body = w.body
         names = generated.setdefault(w.op, set())
         refs = kernels.setdefault(w.op, set())
-        if w.kind == "structured":
+        if isinstance(body, StructuredWrapper):
             refs.add(body.parent)
             refs.add(body.meta_struct)
             if body.redispatch is not None:
                 names.add(body.redispatch.function)
-        elif w.kind == "kernel":
+        elif isinstance(body, KernelWrapper):
             refs.add(body.kernel)
         else:  # autogen: the base variant, then copies made with copy_
             names.add(body.call.function)

@@ -104,7 +104,7 @@ class KernelSymbols:
         """The library API functions (`name` of `namespace::name(...)`, or of a static entry
         point `namespace::cpu::name(...)`) called by the objects defining `names` and by
         everything they pull in."""
-        objects = set()
+        objects: set[str] = set()
         for name in names:
             for obj in self.objects_defining(name):
                 objects |= self.reachable(obj)

@@ -273,12 +273,12 @@ def _check_kernels(
             if not m.structured:
                 continue
             ns = "" if m.cpp_namespace == DEFAULT_KERNEL_NAMESPACE else m.cpp_namespace
-            first = structured.setdefault((ns, m.kernel), g)
-            if first is not g:
+            first_group = structured.setdefault((ns, m.kernel), g)
+            if first_group is not g:
                 diags.error(
                     at_func(g.out),
                     f"structured kernel `{m.kernel}` ({key}) also implements "
-                    f"`{first.out.key}`: its struct `structured_{m.kernel}` can derive from one "
-                    "meta struct only",
+                    f"`{first_group.out.key}`: its struct `structured_{m.kernel}` can derive "
+                    "from one meta struct only",
                     "give each structured group its own kernel name",
                 )

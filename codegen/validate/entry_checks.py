@@ -13,8 +13,8 @@ from codegen.model.dispatch import (
     DEFAULT_KERNEL_NAMESPACE,
     STRUCTURED_KEYS,
 )
-from codegen.model.entry import FUNCTION, METHOD, NativeFunction, cpp_name
-from codegen.model.schema import OUT
+from codegen.model.entry import FUNCTION, METHOD, NativeFunction, Precompute, cpp_name
+from codegen.model.schema import OUT, Argument
 from codegen.validate.locate import at_func, at_precomputed
 from codegen.validate.names import CPP_KEYWORDS
 from codegen.validate.schema_checks import KIND_PHRASE, type_problem
@@ -127,7 +127,7 @@ def check_entry(f: NativeFunction, valid_tags: frozenset[str] | None, diags: Dia
                 "`precomputed` requires `structured: True`",
                 "add `structured: True` (on an out= function) or remove `precomputed`",
             )
-        _check_precomputed(f, diags)
+        _check_precomputed(f, f.precomputed, diags)
     if f.ufunc_inner_loop and not f.structured:
         diags.error(
             src.key("ufunc_inner_loop"),
@@ -166,10 +166,9 @@ def check_entry(f: NativeFunction, valid_tags: frozenset[str] | None, diags: Dia
     _check_dispatch(f, diags)
 
 
-def _check_precomputed(f: NativeFunction, diags: Diagnostics) -> None:
+def _check_precomputed(f: NativeFunction, pre: Precompute, diags: Diagnostics) -> None:
     """impl() takes the arguments with replacements in place, the added values and the out
     arguments: C++ needs their names distinct, and types it can spell."""
-    pre = f.precomputed
     args = f.func.arguments.flat_all
     names = {a.name for a in args}
     replaced: set[str] = set()
@@ -189,9 +188,11 @@ def _check_precomputed(f: NativeFunction, diags: Diagnostics) -> None:
         replaced.add(arg)
     # What impl() is passed, and what each name stands for.
     taken = {a.name: f"argument `{a.name}`" for a in args if a.name not in replaced}
-    for arg, values in list(pre.replace) + [(None, pre.add)]:
+    # (the argument a line replaces, or None for the line of adds; its values)
+    lines: list[tuple[str | None, tuple[Argument, ...]]] = [*pre.replace, (None, pre.add)]
+    for replaced_arg, values in lines:
         for a in values:
-            at = at_precomputed(f, arg)
+            at = at_precomputed(f, replaced_arg)
             problem = type_problem(a.type)
             if problem is not None:
                 diags.error(at, f"in `precomputed`: {problem[0]}", problem[1])
