@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -378,6 +379,42 @@ GoldenArg read_arg(Line& line) {
   return a;
 }
 
+// The facts a header's "family" lines give, in the order make_golden.py writes them.
+const char* const kFamilyFacts[] = {"name", "ops", "factory", "broadcast", "size0"};
+
+bool read_flag(Line& line, const char* what) {
+  int64_t v = line.integer(what);
+  if (v != 0 && v != 1) line.fail(std::string(what) + " must be 0 or 1");
+  return v == 1;
+}
+
+// One "family <fact> ..." line of the header into `family`; `seen` collects the facts read.
+void read_family_fact(Line& line, GoldenFamily& family, std::set<std::string>& seen) {
+  const std::string fact = line.next("a family fact (name, ops, factory, broadcast or size0)");
+  if (std::find(std::begin(kFamilyFacts), std::end(kFamilyFacts), fact) == std::end(kFamilyFacts))
+    line.fail("unknown family fact '" + fact + "' (name, ops, factory, broadcast or size0)");
+  if (!seen.insert(fact).second) line.fail("second 'family " + fact + "' line");
+  if (fact == "name") {
+    family.name = line.next("a family name");
+  } else if (fact == "ops") {
+    const int64_t n = line.count("ops");
+    if (n == 0) line.fail("a family has at least one op");
+    for (int64_t i = 0; i < n; ++i) {
+      std::string op = line.next("an op name");
+      if (std::find(family.ops.begin(), family.ops.end(), op) != family.ops.end())
+        line.fail("op " + op + " twice in the family's ops");
+      family.ops.push_back(std::move(op));
+    }
+  } else if (fact == "factory") {
+    family.factory = read_flag(line, "factory");
+  } else if (fact == "broadcast") {
+    family.broadcast = line.next("none, any or an argument name");
+  } else {
+    family.size0 = read_flag(line, "size0");
+  }
+  line.finish();
+}
+
 bool is_comment_or_blank(const std::string& text) {
   size_t b = text.find_first_not_of(" \t\r");
   return b == std::string::npos || text[b] == '#';
@@ -524,7 +561,19 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
   size_t pending_elements = 0;  // "tensor"/"view" lines still owed to an "expect list"
   size_t pending_results = 0;   // "tensor" lines still owed to an "expect tuple"
   std::set<std::pair<std::string, std::string>> seen;
+  std::set<std::string> family_facts;  // the "family" lines of the header
   GoldenCase current;
+  // A header with family lines gives all of them (checked at its end: the first case).
+  auto check_family = [&](int at) {
+    if (family_facts.empty()) return;
+    std::string missing;
+    for (const char* fact : kFamilyFacts) {
+      if (!family_facts.count(fact)) missing += std::string(missing.empty() ? "" : ", ") + fact;
+    }
+    if (!missing.empty())
+      throw std::runtime_error(name + ":" + std::to_string(at) +
+                               ": the header's family lines lack 'family " + missing + "'");
+  };
 
   while (std::getline(in, raw)) {
     ++number;
@@ -574,7 +623,15 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       continue;
     }
 
+    if (word == "family") {
+      if (in_case || !file.cases.empty())
+        line.fail("'family' after the first case (the family lines belong to the header)");
+      read_family_fact(line, file.family, family_facts);
+      continue;
+    }
+
     if (word == "case") {
+      if (file.cases.empty() && !in_case) check_family(number);
       if (in_case)
         line.fail("'case' inside case " + current.op + " " + current.id + " (missing 'end')");
       current = GoldenCase();
@@ -627,6 +684,7 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
       line.fail("unknown keyword '" + word + "'");
     }
   }
+  if (file.cases.empty() && !in_case) check_family(number);
   if (pending_tensors > 0 || pending_elements > 0 || pending_results > 0 || in_case) {
     throw std::runtime_error(name + ":" + std::to_string(number) + ": end of file inside case " +
                              current.op + " " + current.id + " (started at line " +

@@ -141,9 +141,25 @@ struct GoldenCase {
   std::string where() const;  // "file:line: op id", for test messages
 };
 
+// The facts of a file's family, from its header's "family <fact> ..." lines (written by
+// tools/golden/make_golden.py from the family's FamilyInfo in tools/golden/families/, the
+// one place they are kept). A file either gives all five or none (declared() is false).
+struct GoldenFamily {
+  std::string name;              // family name <name>: the file is <name>.golden
+  std::vector<std::string> ops;  // family ops <n> <op...>: every op of the file, each with a case
+  bool factory = false;          // family factory 0|1: no tensor input besides `out`
+  // family broadcast none|any|<arg>: no broadcasting case is required; some case's tensor
+  // input (not `out`) differs in shape from the result; the named argument does.
+  std::string broadcast = "none";
+  bool size0 = true;  // family size0 0|1: a case of size 0 is required
+
+  bool declared() const { return !name.empty(); }
+};
+
 struct GoldenFile {
   std::string path;
   std::string header;  // the first line ("# made by ... regenerate: ...")
+  GoldenFamily family;
   std::vector<GoldenCase> cases;
 };
 

@@ -54,6 +54,7 @@ const char* const kGood =
 TEST(GoldenReader, ParsesEveryKind) {
   GoldenFile f = parse_golden(kGood, "good");
   EXPECT_EQ(f.header.rfind("# made by", 0), 0u);
+  EXPECT_FALSE(f.family.declared());  // a header of comments only
   ASSERT_EQ(f.cases.size(), 5u);
 
   const GoldenCase& c = f.cases[0];
@@ -143,6 +144,41 @@ TEST(GoldenReader, ParsesStrAndTolerance) {
   EXPECT_EQ(f.cases[0].atol, 1e-7);
   EXPECT_FALSE(f.cases[1].has_tolerance);
   EXPECT_EQ(f.cases[1].rtol, 0.0);
+}
+
+TEST(GoldenReader, ParsesTheFamilyLinesOfTheHeader) {
+  const GoldenFile f = parse_golden(
+      "# made by tools/golden/make_golden.py with torch 2.13.0; regenerate: x\n"
+      "# relu.golden: 1 cases; format: tests/golden/README.md\n"
+      "family name relu\n"
+      "family ops 2 relu relu_\n"
+      "family factory 0\n"
+      "family broadcast none\n"
+      "family size0 1\n"
+      "\n"
+      "case relu t\n"
+      "arg self tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n"
+      "expect tensor float32 sizes 0 strides 0 values 1 1.0\n"
+      "end\n",
+      "relu.golden");
+  EXPECT_EQ(f.header.rfind("# made by", 0), 0u);
+  ASSERT_TRUE(f.family.declared());
+  EXPECT_EQ(f.family.name, "relu");
+  EXPECT_EQ(f.family.ops, (std::vector<std::string>{"relu", "relu_"}));
+  EXPECT_FALSE(f.family.factory);
+  EXPECT_EQ(f.family.broadcast, "none");
+  EXPECT_TRUE(f.family.size0);
+  EXPECT_EQ(f.cases.size(), 1u);
+
+  const GoldenFile g = parse_golden(
+      "family size0 0\nfamily broadcast self\nfamily factory 1\nfamily ops 1 zeros\n"
+      "family name zeros\n",
+      "zeros.golden");
+  EXPECT_EQ(g.family.name, "zeros");
+  EXPECT_TRUE(g.family.factory);
+  EXPECT_EQ(g.family.broadcast, "self");
+  EXPECT_FALSE(g.family.size0);
+  EXPECT_TRUE(g.cases.empty());
 }
 
 // Parses `text` and returns the error message ("" if it parsed).
@@ -243,6 +279,21 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
        "bad.golden:6:", "expected a 'tensor' line of the expected tuple (1 more)"},
       {head + self + "expect tuple 2\ntensor float32 sizes 0 strides 0 values 1 1.0\n",
        "bad.golden:5:", "end of file inside case relu x"},
+      {"# header\nfamily name relu\nfamily size0 1\n" + head.substr(9),
+       "bad.golden:4:", "lack 'family ops, factory, broadcast'"},
+      {"# header\nfamily name relu\n", "bad.golden:2:", "lack 'family ops, factory, broadcast"},
+      {"family colour red\n", "bad.golden:1:", "unknown family fact 'colour'"},
+      {"family name a\nfamily name b\n", "bad.golden:2:", "second 'family name' line"},
+      {"family ops 0\n", "bad.golden:1:", "a family has at least one op"},
+      {"family ops 2 relu relu\n", "bad.golden:1:", "op relu twice in the family's ops"},
+      {"family ops 3 relu relu_\n", "bad.golden:1:", "count 3 for ops but only 2 tokens"},
+      {"family factory 2\n", "bad.golden:1:", "factory must be 0 or 1"},
+      {"family size0 yes\n", "bad.golden:1:", "bad integer for size0"},
+      {"family broadcast\n", "bad.golden:1:", "none, any or an argument name"},
+      {"family name relu extra\n", "bad.golden:1:", "unexpected trailing token 'extra'"},
+      {head + "family name relu\n", "bad.golden:3:", "'family' after the first case"},
+      {head + self + "expect error e\nend\nfamily name relu\n",
+       "bad.golden:6:", "'family' after the first case"},
   };
   for (const auto& b : bad) {
     std::string msg = parse_error(b.text);

@@ -193,6 +193,19 @@ def test_integers_inputs_and_structure_are_exact():
         assert rerun != text
         problems = compare("softmax.golden", text, rerun).problems
         assert len(problems) == 1 and "is now" in problems[0], (old, problems)
+    # The header's family lines (the family's facts) are compared as text.
+    for old, new in (
+        ("family ops 2 _softmax _log_softmax\n", "family ops 1 _softmax\n"),
+        ("family broadcast none\n", "family broadcast any\n"),
+    ):
+        problems = compare("softmax.golden", text, changed(old, new)).problems
+        assert len(problems) == 1 and problems[0].startswith("softmax.golden: (header): "), (
+            old,
+            problems,
+        )
+        assert "is now" in problems[0], problems
+    problems = compare("softmax.golden", text, changed("family size0 1\n", "")).problems
+    assert problems == ["softmax.golden: (header): 7 lines, were 8"], problems
     # Integers (argmax's indices) are exact.
     ints = text_of("argmax.golden")
     line = next(ln for ln in ints.split("\n") if ln.startswith("expect tensor int64 sizes 1 "))

@@ -15,7 +15,8 @@ checked-in value as the expected one:
 - NaN, inf and -inf, integers and bools, and every value of the other cases (exact by
   construction) must be the same: -0.0 is not 0.0, NaN equals NaN.
 
-Everything else must be the same text: the header, the cases and their order and ids, the
+Everything else must be the same text: the header (its `family` lines, the facts of the
+family's FamilyInfo entry, included), the cases and their order and ids, the
 arguments (inputs are written exactly: seeded integer draws, and for `_randn` cases float64
 normal draws, which came out the same with every CPU capability tried), `tol` lines,
 dtypes, sizes, strides, offsets, error substrings and PyTorch's `# torch:` messages.

@@ -11,8 +11,9 @@ tests/golden/data/*.golden (format: tests/golden/README.md):
 - `Rand`, the deterministic random source that builds tensors in a given layout;
 - `Family`, which runs each case through PyTorch and collects the file's text;
 - the OpInfo-style records the family tables (tools/golden/families/) are made of: `Case`
-  (one sample or error input) and `FamilyInfo` (one .golden file: its ops and its case
-  generator).
+  (one sample or error input) and `FamilyInfo` (one .golden file: its ops, its case
+  generator and what its cases must cover, written into the file's header as its
+  `family` lines).
 
 Every case draws from a generator seeded by a CRC of its file, op and id, so the output is
 deterministic and adding a case does not change the others.
@@ -357,8 +358,9 @@ def aten_op(name: str):
 class Family:
     """The cases of one .golden file: runs each through PyTorch and writes its text."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, facts: Iterable[str] = ()):
         self.name = name
+        self.facts = list(facts)  # the header's `family` lines (FamilyInfo.family_lines)
         self.lines: list[str] = []
         self.ids: set[tuple[str, str]] = set()
         self.count = 0
@@ -464,6 +466,7 @@ class Family:
         header = [
             f"# made by {SCRIPT} with torch {torch.__version__}; regenerate: {REGENERATE}",
             f"# {self.name}.golden: {self.count} cases; format: tests/golden/README.md",
+            *self.facts,
         ]
         return "\n".join(header + self.lines) + "\n"
 
@@ -505,16 +508,57 @@ class Case:
 class FamilyInfo:
     """One table entry: the family written to `tests/golden/data/<name>.golden`.
 
+    This is the one place a family's facts are kept: make_golden.py writes them into the
+    file's header as `family` lines (`family_lines`), and `tests/golden/golden_format_test.cc`
+    reads them from there and checks the file's cases against them.
+
     ops: every aten overload its cases call (each case's op must be one of them, and each
     of them must have a case). sample_inputs: a zero-argument callable yielding the
-    family's `Case`s, error cases included, in file order."""
+    family's `Case`s, error cases included, in file order.
+
+    What the cases must cover (every supported dtype, sizes 0 and 1, a non-contiguous
+    input and an error case) depends on three more facts:
+    factory: the ops make their result from arguments (`size`, `dtype`, ...): no tensor
+    input besides `out`; sizes 0 and 1 are those of the `size` argument (or of the result
+    where there is none, as for arange), and no non-contiguous input is asked for.
+    broadcast: None where no case need broadcast; "any" where some case's tensor input
+    (other than `out`) must differ in shape from the result; otherwise the name of the
+    argument that must, in a case whose result has more than one element.
+    size0: False where the result always has one element (scalar_tensor), so no case of
+    size 0 is asked for."""
 
     name: str
     ops: tuple[str, ...]
     sample_inputs: Callable[[], Iterable[Case]]
+    factory: bool = False
+    broadcast: str | None = None
+    size0: bool = True
+
+    def __post_init__(self) -> None:
+        def token(s: object) -> bool:
+            return isinstance(s, str) and s != "" and not any(c.isspace() for c in s)
+
+        assert token(self.name), f"family name {self.name!r}"
+        assert isinstance(self.ops, tuple) and self.ops, f"{self.name}: ops {self.ops!r}"
+        assert all(token(op) for op in self.ops), f"{self.name}: ops {self.ops}"
+        assert len(set(self.ops)) == len(self.ops), f"{self.name}: an op twice in {self.ops}"
+        assert isinstance(self.factory, bool) and isinstance(self.size0, bool), self.name
+        assert self.broadcast is None or (
+            self.broadcast.isidentifier() and self.broadcast != "none"
+        ), f"{self.name}: broadcast {self.broadcast!r} (None, 'any' or an argument name)"
+
+    def family_lines(self) -> list[str]:
+        """The header lines that carry this entry's facts (format: tests/golden/README.md)."""
+        return [
+            f"family name {self.name}",
+            f"family ops {len(self.ops)} {' '.join(self.ops)}",
+            f"family factory {int(self.factory)}",
+            f"family broadcast {self.broadcast or 'none'}",
+            f"family size0 {int(self.size0)}",
+        ]
 
     def build(self) -> Family:
-        fam = Family(self.name)
+        fam = Family(self.name, self.family_lines())
         for c in self.sample_inputs():
             assert c.op in self.ops, f"{self.name}: case {c.op} {c.id}: op not in {self.ops}"
             fam.add(c)

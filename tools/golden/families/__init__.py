@@ -7,7 +7,11 @@ Each module below holds one group of ops: its case generators and a `FAMILIES` l
 
 `name` is the file (tests/golden/data/relu.golden), `ops` the aten overloads its cases call,
 and `sample_inputs` a generator of `golden_format.Case`s (sample inputs, and error inputs
-with `error="<substring of torch's message>"`), in file order. Adding an operator is one
+with `error="<substring of torch's message>"`), in file order; `factory`, `broadcast` and
+`size0` say what the cases must cover where that differs from the default (see
+`FamilyInfo`). These entries are the one list of the families: make_golden.py writes each
+entry's facts into its file's header (`family` lines), and the C++ test
+(tests/golden/golden_format_test.cc) reads them from there. Adding an operator is one
 generator plus one entry in its module's FAMILIES; a new module is also listed below.
 FAMILIES here is the registry that tools/golden/make_golden.py writes, one file per entry.
 """
@@ -36,26 +40,24 @@ from families import (
 )
 
 FAMILIES = [
-    *binary.FAMILIES,  # add, mul
-    *arithmetic.FAMILIES,  # sub, div, the Scalar overloads of add/sub/mul/div
-    *comparison.FAMILIES,  # eq, ne, lt, le, gt, ge, logical_not/and/or, where
-    *unary.FAMILIES,  # neg, abs, exp, log, sqrt, rsqrt, sigmoid, tanh, pow
-    *activation.FAMILIES,  # relu, gelu, silu, hardsigmoid, hardswish, leaky_relu, hardtanh,
-    # clamp
-    *reduction.FAMILIES,  # sum, mean, amax, amin, argmax, any
-    *linalg.FAMILIES,  # mm, bmm, addmm, linear
-    *upsample.FAMILIES,  # upsample_nearest
-    *shape.FAMILIES,  # cat, view, permute
-    *views.FAMILIES,  # _unsafe_view, reshape, expand, alias, squeeze, unsqueeze, slice,
-    # select, split, split_with_sizes
-    *factory.FAMILIES,  # zeros, empty, full, ones, *_like, arange
-    *copy_fill.FAMILIES,  # copy, fill
-    *copies.FAMILIES,  # clone, _to_copy, constant_pad_nd
-    *embedding.FAMILIES,  # embedding
-    *softmax.FAMILIES,  # _softmax, _log_softmax
-    *normalization.FAMILIES,  # native_layer_norm, _native_batch_norm_legit_no_training
-    *pooling.FAMILIES,  # max_pool2d_with_indices, avg_pool2d, adaptive_avg_pool2d
-    *convolution.FAMILIES,  # convolution
+    *binary.FAMILIES,
+    *arithmetic.FAMILIES,
+    *comparison.FAMILIES,
+    *unary.FAMILIES,
+    *activation.FAMILIES,
+    *reduction.FAMILIES,
+    *linalg.FAMILIES,
+    *upsample.FAMILIES,
+    *shape.FAMILIES,
+    *views.FAMILIES,
+    *factory.FAMILIES,
+    *copy_fill.FAMILIES,
+    *copies.FAMILIES,
+    *embedding.FAMILIES,
+    *softmax.FAMILIES,
+    *normalization.FAMILIES,
+    *pooling.FAMILIES,
+    *convolution.FAMILIES,
 ]
 
 _names = [f.name for f in FAMILIES]

@@ -461,7 +461,12 @@ SCALAR_OPS = (
 )
 
 FAMILIES = [
-    FamilyInfo("sub", ops=("sub.Tensor", "sub.out", "sub_.Tensor"), sample_inputs=sub_cases),
+    FamilyInfo(
+        "sub",
+        ops=("sub.Tensor", "sub.out", "sub_.Tensor"),
+        sample_inputs=sub_cases,
+        broadcast="any",
+    ),
     FamilyInfo(
         "div",
         ops=(
@@ -473,6 +478,7 @@ FAMILIES = [
             "div_.Tensor_mode",
         ),
         sample_inputs=div_cases,
+        broadcast="any",
     ),
     FamilyInfo("scalar_arith", ops=SCALAR_OPS, sample_inputs=scalar_arith_cases),
 ]

@@ -338,10 +338,12 @@ FAMILIES = [
         "add",
         ops=("add.Tensor", "add.out", "add_.Tensor"),
         sample_inputs=partial(binary_cases, "add"),
+        broadcast="any",
     ),
     FamilyInfo(
         "mul",
         ops=("mul.Tensor", "mul.out", "mul_.Tensor"),
         sample_inputs=partial(binary_cases, "mul"),
+        broadcast="any",
     ),
 ]

@@ -310,6 +310,7 @@ FAMILIES = [
                 f"{c}_.Scalar",
             ),
             sample_inputs=partial(comparison_cases, c),
+            broadcast="any",
         )
         for c in CMP
     ],
@@ -327,6 +328,12 @@ FAMILIES = [
             "logical_or_",
         ),
         sample_inputs=logical_cases,
+        broadcast="any",
     ),
-    FamilyInfo("where", ops=("where.self", "where.self_out"), sample_inputs=where_cases),
+    FamilyInfo(
+        "where",
+        ops=("where.self", "where.self_out"),
+        sample_inputs=where_cases,
+        broadcast="any",
+    ),
 ]

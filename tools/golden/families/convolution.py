@@ -361,5 +361,7 @@ def convolution_cases() -> Iterator[Case]:
 
 
 FAMILIES = [
-    FamilyInfo("convolution", ops=("convolution",), sample_inputs=convolution_cases),
+    FamilyInfo(
+        "convolution", ops=("convolution",), sample_inputs=convolution_cases, broadcast="bias"
+    ),
 ]

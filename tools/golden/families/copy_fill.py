@@ -289,6 +289,11 @@ def fill_cases() -> Iterator[Case]:
 
 
 FAMILIES = [
-    FamilyInfo("copy", ops=("copy_",), sample_inputs=copy_cases),
-    FamilyInfo("fill", ops=("fill_.Scalar", "fill_.Tensor"), sample_inputs=fill_cases),
+    FamilyInfo("copy", ops=("copy_",), sample_inputs=copy_cases, broadcast="any"),
+    FamilyInfo(
+        "fill",
+        ops=("fill_.Scalar", "fill_.Tensor"),
+        sample_inputs=fill_cases,
+        broadcast="value",
+    ),
 ]

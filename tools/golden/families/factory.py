@@ -134,8 +134,8 @@ def empty_cases() -> Iterator[Case]:
 
 
 FAMILIES = [
-    FamilyInfo("zeros", ops=("zeros",), sample_inputs=zeros_cases),
-    FamilyInfo("empty", ops=("empty.memory_format",), sample_inputs=empty_cases),
+    FamilyInfo("zeros", ops=("zeros",), sample_inputs=zeros_cases, factory=True),
+    FamilyInfo("empty", ops=("empty.memory_format",), sample_inputs=empty_cases, factory=True),
 ]
 
 
@@ -476,16 +476,28 @@ def scalar_tensor_cases() -> Iterator[Case]:
 
 
 FAMILIES += [
-    FamilyInfo("full", ops=("full", "full.out", "ones", "ones.out"), sample_inputs=full_cases),
+    FamilyInfo(
+        "full",
+        ops=("full", "full.out", "ones", "ones.out"),
+        sample_inputs=full_cases,
+        factory=True,
+    ),
     FamilyInfo(
         "scalar_tensor",
         ops=("scalar_tensor", "scalar_tensor.out"),
         sample_inputs=scalar_tensor_cases,
+        factory=True,
+        size0=False,  # the result is always one element
     ),
     FamilyInfo(
         "like",
         ops=("full_like", "zeros_like", "ones_like", "empty_like", "empty_like.out"),
         sample_inputs=like_cases,
     ),
-    FamilyInfo("arange", ops=("arange.start_step", "arange.start_out"), sample_inputs=arange_cases),
+    FamilyInfo(
+        "arange",
+        ops=("arange.start_step", "arange.start_out"),
+        sample_inputs=arange_cases,
+        factory=True,
+    ),
 ]

@@ -379,6 +379,11 @@ def linear_cases() -> Iterator[Case]:
 FAMILIES = [
     FamilyInfo("mm", ops=("mm", "mm.out"), sample_inputs=mm_cases),
     FamilyInfo("bmm", ops=("bmm",), sample_inputs=bmm_cases),
-    FamilyInfo("addmm", ops=("addmm", "addmm.out", "addmm_"), sample_inputs=addmm_cases),
-    FamilyInfo("linear", ops=("linear",), sample_inputs=linear_cases),
+    FamilyInfo(
+        "addmm",
+        ops=("addmm", "addmm.out", "addmm_"),
+        sample_inputs=addmm_cases,
+        broadcast="self",
+    ),
+    FamilyInfo("linear", ops=("linear",), sample_inputs=linear_cases, broadcast="bias"),
 ]

@@ -198,8 +198,16 @@ def batch_norm_cases() -> Iterator[Case]:
 
 
 FAMILIES = [
-    FamilyInfo("layer_norm", ops=("native_layer_norm",), sample_inputs=layer_norm_cases),
     FamilyInfo(
-        "batch_norm", ops=("_native_batch_norm_legit_no_training",), sample_inputs=batch_norm_cases
+        "layer_norm",
+        ops=("native_layer_norm",),
+        sample_inputs=layer_norm_cases,
+        broadcast="weight",
+    ),
+    FamilyInfo(
+        "batch_norm",
+        ops=("_native_batch_norm_legit_no_training",),
+        sample_inputs=batch_norm_cases,
+        broadcast="running_mean",
     ),
 ]

@@ -426,7 +426,7 @@ FAMILIES = [
         "unsafe_view", ops=("_unsafe_view", "_unsafe_view.out"), sample_inputs=unsafe_view_cases
     ),
     FamilyInfo("reshape", ops=("reshape",), sample_inputs=reshape_cases),
-    FamilyInfo("expand", ops=("expand", "alias"), sample_inputs=expand_cases),
+    FamilyInfo("expand", ops=("expand", "alias"), sample_inputs=expand_cases, broadcast="any"),
     FamilyInfo(
         "squeeze",
         ops=("squeeze.dims", "unsqueeze", "squeeze_.dims", "unsqueeze_"),
