@@ -1,4 +1,6 @@
-// DispatchKey: the slots of an operator's kernel table.
+// DispatchKey: the slots of an operator's kernel table, as codegen/dispatch_keys.bzl lists
+// them (the generator and the rules read that table; //tests/generated:dispatch_keys_test
+// holds this enum to it).
 //
 // Backend keys (CPU, CUDA, Meta) are chosen from the devices of the tensor
 // arguments; the others are fallbacks tried in this order when a backend has no

@@ -7,13 +7,12 @@ The list of files lives once, in codegen/outputs.bzl (the Starlark rule loads it
 
 from __future__ import annotations
 
-import ast
 import functools
-import os
 from dataclasses import dataclass
 
 from codegen.api import dispatcher, native, structured
 from codegen.api.types import RUNTIME_TYPES, parameter_types
+from codegen.bzl_table import read_table
 from codegen.dest.library import (
     COMPOSITES,
     COPY_SCHEMA,
@@ -27,25 +26,9 @@ from codegen.dest.library import (
 from codegen.model.entry import NativeFunction
 
 COMPOSITE = "Composite"  # one family of registration files for both composite keys
-TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "outputs.bzl")
-
-
-def _read_table() -> tuple[list[dict], list[str]]:
-    """GENERATED_FILES and EXTRA_FAMILIES of codegen/outputs.bzl (Starlark literals that
-    are Python literals too)."""
-    with open(TABLE, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), TABLE)
-    values = {
-        t.id: ast.literal_eval(node.value)
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        for t in node.targets
-        if isinstance(t, ast.Name)
-    }
-    return values["GENERATED_FILES"], values["EXTRA_FAMILIES"]
-
-
-GENERATED_FILES, EXTRA_FAMILIES = _read_table()
+_OUTPUTS = read_table("outputs.bzl")
+GENERATED_FILES: list[dict] = _OUTPUTS["GENERATED_FILES"]
+EXTRA_FAMILIES: list[str] = _OUTPUTS["EXTRA_FAMILIES"]
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from codegen.api import dispatcher, native, structured, unboxing
 from codegen.api.translate import Expr, translate
 from codegen.api.types import Binding
+from codegen.bzl_table import read_table
 from codegen.model.dispatch import (
     COMPOSITE_EXPLICIT,
     COMPOSITE_EXPLICIT_NON_FUNCTIONAL,
@@ -47,20 +48,21 @@ from codegen.selective.selector import Selection
 
 # What autogen kernels copy with (runtime/autogen_support.h).
 COPY_SCHEMA = "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"
-# The backend keys of the runtime's DispatchKey (runtime/dispatch_key.h) that a library
-# may register kernels for; Meta is always registered.
-RUNTIME_BACKENDS = ("CPU", "CUDA")
+# The runtime's dispatch keys (runtime/dispatch_key.h), from their one table,
+# codegen/dispatch_keys.bzl: every key in the order of the enum; the backend keys a
+# call's arguments select; the keys tried after a backend's own, in order; the backends
+# a library may register kernels for (Meta is always registered); and the keys whose
+# kernels run on another device than the CPU (their wrappers set the device and check
+# that the tensors share it).
+_KEYS: list[dict] = read_table("dispatch_keys.bzl")["DISPATCH_KEYS"]
+DISPATCH_KEYS = tuple(k["name"] for k in _KEYS)
+BACKEND_KEYS = tuple(k["name"] for k in _KEYS if k["kind"] == "backend")
+FALLBACK_KEYS = tuple(k["name"] for k in _KEYS if k["kind"] == "fallback")
+RUNTIME_BACKENDS = tuple(k["name"] for k in _KEYS if k["library_backend"])
+DEVICE_KEYS = frozenset(k["name"] for k in _KEYS if k["device_code"])
 META = "Meta"
 COMMON = "Common"
 COMPOSITES = (COMPOSITE_EXPLICIT, COMPOSITE_IMPLICIT)
-# runtime/dispatch_key.h: the backend keys a call's arguments select, the keys tried
-# after a backend's own, and every key in the order of the enum.
-BACKEND_KEYS = RUNTIME_BACKENDS + (META,)
-FALLBACK_KEYS = (COMMON,) + COMPOSITES
-DISPATCH_KEYS = BACKEND_KEYS + FALLBACK_KEYS
-# Keys whose kernels run on a device other than the CPU: their wrappers set the device
-# and check that the tensors share it.
-DEVICE_KEYS = frozenset(("CUDA",))
 
 
 @dataclass(frozen=True)

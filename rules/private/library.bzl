@@ -1,10 +1,18 @@
 """structured_ops_library: generated operator sources compiled into a cc_library."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load("//codegen:dispatch_keys.bzl", "DISPATCH_KEYS")
 load(":codegen.bzl", "structured_ops_codegen", "structured_ops_selected_sources")
-load(":cuda.bzl", "requires_cuda")
 load(":kernel_check.bzl", "structured_ops_kernel_check")
 load(":symbols.bzl", "structured_ops_kernel_symbols")
+
+# The backends whose kernels from `backend_deps` are built only under a build setting
+# (CUDA: --config=cuda), from the dispatch keys' table.
+_BUILD_SETTINGS = {k["name"]: k["build_setting"] for k in DISPATCH_KEYS if k["build_setting"]}
+
+def _under_setting(key, value, otherwise):
+    """`value` where `key`'s build setting holds, else `otherwise` (a select)."""
+    return select({Label(_BUILD_SETTINGS[key]): value, "//conditions:default": otherwise})
 
 def structured_ops_library(
         name,
@@ -99,21 +107,22 @@ def structured_ops_library(
     # and restricted like it (e.g. CUDA-only ones), test-only like it.
     common = {k: kwargs[k] for k in ("tags", "target_compatible_with", "testonly") if k in kwargs}
 
-    # CUDA kernels from their own (nvcc-built) targets exist only under --config=cuda.
-    conditional = [key for key in backends if key == "CUDA" and key in backend_deps]
+    # Kernels from their own targets that need a build setting (CUDA's, nvcc-built, exist
+    # only under --config=cuda) make their backend conditional.
+    conditional = [key for key in backends if key in _BUILD_SETTINGS and key in backend_deps]
     for key in backend_deps:
         if key not in backends:
             fail("%s: backend_deps has '%s', which is not one of backends %s" % (name, key, backends))
     codegen = name + "_codegen"
+    codegen_backends = [key for key in backends if key not in conditional]
+    for key in conditional:
+        codegen_backends = codegen_backends + _under_setting(key, [key], [])
     structured_ops_codegen(
         name = codegen,
         yaml = yaml,
         tags_yaml = tags_yaml,
         library = name,
-        backends = [key for key in backends if key not in conditional] + (select({
-            Label("//config:cuda_enabled"): conditional,
-            "//conditions:default": [],
-        }) if conditional else []),
+        backends = codegen_backends,
         shards = shards,
         static_dispatch = static_dispatch,
         cpp_namespace = cpp_namespace or name,
@@ -144,7 +153,7 @@ def structured_ops_library(
     def backend_kernels(key):
         labels = backend_deps.get(key, [])
         if key in conditional:
-            return select({Label("//config:cuda_enabled"): labels, "//conditions:default": []})
+            return _under_setting(key, labels, [])
         return labels
 
     kernels = name + "_kernels"
@@ -185,8 +194,12 @@ def structured_ops_library(
         target = "%s_%s" % (name, key.lower())
         backend_kwargs = dict(kwargs)
         if key in conditional:
-            backend_kwargs["target_compatible_with"] = requires_cuda()
-            conditional_targets.append(":" + target)
+            backend_kwargs["target_compatible_with"] = _under_setting(
+                key,
+                [],
+                [Label("@platforms//:incompatible")],
+            )
+            conditional_targets.append((key, ":" + target))
         else:
             backend_targets.append(":" + target)
         cc_library(
@@ -198,11 +211,8 @@ def structured_ops_library(
             **backend_kwargs
         )
 
-    if conditional_targets:
-        backend_targets = backend_targets + select({
-            Label("//config:cuda_enabled"): conditional_targets,
-            "//conditions:default": [],
-        })
+    for key, target in conditional_targets:
+        backend_targets = backend_targets + _under_setting(key, [target], [])
     if selected_ops == None:
         sources = [":%s_shared_sources" % name]
     else:
