@@ -93,7 +93,7 @@ void Cursor::fail_with(std::size_t offset, bool damaged,
                         sops::detail::join(parts.begin(), parts.size());
   if (damaged) {
     message +=
-        " (the file is damaged, or was not written by selective/export_model.py; see "
+        " (the file is damaged, or was not written by lite/python/export_model.py; see "
         "lite/FORMAT.md)";
   }
   raise(ModelError(std::move(message)));
@@ -362,7 +362,7 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   if (version != kModelFormatVersion) {
     h.fail_plain(8, "format version ", version, "; this runtime reads version ",
                  kModelFormatVersion,
-                 " (export the model again with this release's selective/export_model.py)");
+                 " (export the model again with this release's lite/python/export_model.py)");
   }
   const uint32_t flags = h.u32("the flags");
   if (flags != 0) h.fail_at(12, "flags are ", flags, " (0 in version 1)");

@@ -7,7 +7,7 @@ Each model is built with a fixed seed, put in eval mode and exported with
 `torch.export.export`; the folder gets:
 
     model.pt2        torch.export.save of the exported program
-    model.sopsm      the lite model file (selective/export_model.py's converter)
+    model.sopsm      the lite model file (lite/python/export_model.py's converter)
     input0.npy ...   the example inputs
     expected0.npy    eager PyTorch's outputs, model(*inputs) under torch.no_grad()
     ops.txt          the decomposed graph's operators, sorted, one per line
@@ -28,7 +28,7 @@ import torch
 from torch import nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "selective"))
+sys.path.insert(0, os.path.join(HERE, "..", "lite", "python"))
 
 import export_model  # noqa: E402  (after the path above)
 from exported_graph import op_name  # noqa: E402

@@ -3,7 +3,7 @@ library, and every operator their code calls.
 
 The Bazel rules (rules/private/operator_set.bzl) hand the generator one JSON file per
 operator set (`{"operators": [{"name": "aten::add.Tensor", "all_overloads": false,
-"origin": "//app:ops"}, ...]}`, written by selective/operator_set_tool.py); their union
+"origin": "//app:ops"}, ...]}`, written by lite/python/operator_set_tool.py); their union
 is the request. Each requested name is a library operator's full name (`aten::add.Tensor`,
 `aten::relu` for a default overload); one with `all_overloads` (PyTorch's
 `include_all_overloads`) stands for every overload of that name. A name the library does

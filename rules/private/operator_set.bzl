@@ -14,7 +14,7 @@ OperatorSetInfo, _new_operator_set_info = provider(
     fields = {
         "files": "depset of File: one JSON file per operator_set in the closure " +
                  "(`{\"operators\": [{\"name\", \"all_overloads\", \"origin\"}], \"all_operators\"}`, " +
-                 "written by selective/operator_set_tool.py); the set is their union.",
+                 "written by lite/python/operator_set_tool.py); the set is their union.",
         "labels": "depset of Label: the operator_sets in the closure (for messages and tests).",
     },
     init = _operator_set_info_init,
@@ -62,7 +62,7 @@ operator_set = rule(
 
 The set is the union of its four sources: `ops`, `selected_operators_yaml`, the
 operators that `models` call, and the sets in `deps`. A build action reads the yaml and
-the models (selective/operator_set_tool.py); names are checked against the library
+the models (lite/python/operator_set_tool.py); names are checked against the library
 that uses the set, which fails listing every operator it does not declare.
 
 An operator_set provides an empty CcInfo, so it may also be listed in the `deps` of a
@@ -86,7 +86,7 @@ Example:
         ),
         "models": attr.label_list(
             allow_files = [".sopsm"],
-            doc = "Lite model files (lite/FORMAT.md, written by selective/export_model.py): " +
+            doc = "Lite model files (lite/FORMAT.md, written by lite/python/export_model.py): " +
                   "every operator their nodes call.",
         ),
         "ops": attr.string_list(
@@ -99,7 +99,7 @@ Example:
                   "`operators` (with `include_all_overloads`) and `include_all_operators`.",
         ),
         "_tool": attr.label(
-            default = Label("//selective:operator_set_tool"),
+            default = Label("//lite/python:operator_set_tool"),
             executable = True,
             cfg = "exec",
         ),

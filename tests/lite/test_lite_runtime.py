@@ -11,7 +11,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(__file__))
 import npy_io  # noqa: E402
-from lite_model import (  # noqa: E402  (selective/lite_model.py)
+from lite_model import (  # noqa: E402  (lite/python/lite_model.py)
     Arg,
     Input,
     LiteModel,
@@ -154,7 +154,7 @@ def write_model(path, operators):
 
 
 def test_every_argument_tag_the_python_writer_writes_is_read_here(tmp_path):
-    # Written by selective/lite_model.py, read by lite/model_reader.cc: None, str, float,
+    # Written by lite/python/lite_model.py, read by lite/model_reader.cc: None, str, float,
     # int[], float[], Tensor[], ScalarType, Layout, Device, MemoryFormat and bool tags.
     x = [0.5, -1.0, 2.0, -3.0, 1.5, 0.0, -0.5, 4.0]
     ops = [

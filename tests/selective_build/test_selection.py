@@ -15,7 +15,7 @@ from codegen.selective.kernel_symbols import KernelSymbols
 
 CHECKOUT = pathlib.Path(codegen.__file__).parents[1]
 ATEN_YAML = CHECKOUT / "ops" / "native_functions.yaml"
-TOOL = CHECKOUT / "selective" / "operator_set_tool.py"
+TOOL = CHECKOUT / "lite" / "python" / "operator_set_tool.py"
 TRACED = CHECKOUT / "tests" / "selective_build" / "testdata" / "mlp_selected_operators.yaml"
 MLP_MODEL = CHECKOUT / "models" / "mlp" / "model.sopsm"
 

@@ -1,4 +1,4 @@
-"""selective/export_model.py's command line: one clear line and exit status 1 on failure.
+"""lite/python/export_model.py's command line: one clear line and exit status 1 on failure.
 
 Without torch (the Bazel python) only the "needs torch" case runs, for real; it also
 runs with torch installed, by shadowing torch with a package that fails to import. The
@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-SCRIPT = os.path.join(ROOT, "selective", "export_model.py")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+SCRIPT = os.path.join(ROOT, "lite", "python", "export_model.py")
 PREFIX = "export_model.py: error: "
-sys.path.insert(0, os.path.join(ROOT, "selective"))
+sys.path.insert(0, os.path.join(ROOT, "lite", "python"))
 
 from lite_model import parse  # noqa: E402
 

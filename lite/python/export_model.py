@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Converts a `torch.export` archive (.pt2) into a lite model file (lite/FORMAT.md).
 
-    python3 selective/export_model.py MODEL.pt2 -o MODEL.sopsm
+    python3 lite/python/export_model.py MODEL.pt2 -o MODEL.sopsm
 
 Loads the program with `torch.export.load`, decomposes it to core ATen
 (`run_decompositions()` with the default table) and writes the graph, its parameters,

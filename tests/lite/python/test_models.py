@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "selective"))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "lite", "python"))
 
 from lite_model import DTYPES, Tag, parse  # noqa: E402
 

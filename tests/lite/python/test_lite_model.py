@@ -1,4 +1,4 @@
-"""selective/lite_model.py writes and reads lite/FORMAT.md exactly (torch-free).
+"""lite/python/lite_model.py writes and reads lite/FORMAT.md exactly (torch-free).
 
 The expected bytes of the tiny models are written out by hand from FORMAT.md, so they
 check the writer against the document rather than against itself.
@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "selective"))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "lite", "python"))
 
 from lite_model import (  # noqa: E402
     Arg,

@@ -1,4 +1,4 @@
-"""The converter (selective/exported_graph.py, schema_args.py) keeps each model's meaning.
+"""The converter (lite/python/exported_graph.py, schema_args.py) keeps each model's meaning.
 
 Every case exports a small module, converts it, writes and re-reads the lite bytes, and
 runs them with PyTorch's own operators (torch_reference.py): the outputs must match the
@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "selective"))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "lite", "python"))
 
 torch = pytest.importorskip("torch", reason="needs torch (pip install torch==2.13.0)")
 np = pytest.importorskip("numpy")
