@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "aten_cpu/Functions.h"
-#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/runtime/cuda_backend.h"
 #include "bench/timing.h"
 
 namespace {

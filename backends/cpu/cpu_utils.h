@@ -10,30 +10,37 @@
 #include <string_view>
 #include <type_traits>
 
-#include "backends/cpu/transpose_copy.h"
-#include "ops/meta/op_utils.h"
-#include "ops/meta/scalar_checks.h"
-#include "ops/meta/scalar_math.h"
+#include "ops/util/op_utils.h"
+#include "ops/util/scalar_checks.h"
+#include "ops/util/scalar_math.h"
 #include "runtime/cpu_loops.h"
 #include "runtime/error.h"
 #include "runtime/half.h"
 #include "runtime/scalar.h"
 #include "runtime/scalar_type.h"
+#include "runtime/strided_copy.h"
 #include "runtime/tensor.h"
 #include "runtime/tensor_iterator.h"
+#include "runtime/transpose_copy.h"
 #include "runtime/visit_dtype.h"
 
 namespace sops::aten::cpu_util {
 
+// The runtime's byte copies and dense layouts (runtime/strided_copy.h, transpose_copy.h).
+using sops::cpu::copy_same_dtype;
+using sops::cpu::infer_dense_strides;
+using sops::cpu::is_non_overlapping_and_dense;
+using sops::cpu::try_transpose_copy;
+
 // Scalar conversions and dtype errors every backend's kernels share
-// (ops/meta/scalar_checks.h).
+// (ops/util/scalar_checks.h).
 using ops_util::check_dtype_implemented;
 using ops_util::check_scalar_fits;
 using ops_util::cpp_name;
 using ops_util::scalar_to;
 using ops_util::throw_conversion_overflow;
 
-// The element arithmetic CPU and CUDA kernels share (ops/meta/scalar_math.h).
+// The element arithmetic CPU and CUDA kernels share (ops/util/scalar_math.h).
 using math::abs_value;
 using math::div_floor_floating;
 using math::div_floor_integer;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/runtime/cuda_backend.h"
 #include "my_ops/Functions.h"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "aten_cpu/NativeMetaFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 
 namespace sops::aten::meta {

@@ -1,7 +1,7 @@
 // Meta function of cat (structured, with precomputed dim and first valid tensor).
 #include "aten_cpu/NativeMetaFunctions.h"
-#include "ops/meta/cat_utils.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/cat_utils.h"
+#include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 
 namespace sops::aten::meta {

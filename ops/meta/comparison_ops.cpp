@@ -3,7 +3,7 @@
 // TensorIteratorBase). A new result is bool (where: result_type(self, other)); a given
 // out= or inplace self keeps its dtype and receives the result converted.
 #include "aten_cpu/NativeMetaFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 
 namespace sops::aten::meta {

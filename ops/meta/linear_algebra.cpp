@@ -1,7 +1,7 @@
 // Meta functions of mm, bmm and addmm, and linear, a composite over them.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 #include "runtime/memory_overlap.h"
 
 namespace sops::aten::meta {

@@ -3,7 +3,7 @@
 // channels-last input's layout, as PyTorch's do.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {
 

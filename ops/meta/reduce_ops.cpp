@@ -2,7 +2,7 @@
 // any.dim. Each computes the reduced shape (ops_util::reduced_shape) and PyTorch's result
 // dtype, and rejects what PyTorch rejects before any kernel runs.
 #include "aten_cpu/NativeMetaFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {
 namespace {

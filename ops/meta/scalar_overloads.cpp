@@ -8,7 +8,7 @@
 
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 
 namespace sops::aten::native {
 

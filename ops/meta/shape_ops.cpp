@@ -9,8 +9,8 @@
 
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
-#include "ops/meta/op_utils.h"
-#include "ops/meta/view_utils.h"
+#include "ops/util/op_utils.h"
+#include "ops/util/view_utils.h"
 
 namespace sops::aten::native {
 namespace {

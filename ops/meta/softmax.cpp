@@ -2,7 +2,7 @@
 // contiguous, in self's dtype (float32 with half_to_float, which the CPU kernels refuse,
 // as PyTorch's do).
 #include "aten_cpu/NativeMetaFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {
 namespace {

@@ -3,7 +3,7 @@
 // sqrt, rsqrt, sigmoid and tanh compute in floating point (integral and bool inputs give
 // float32), pow.Tensor_Scalar promotes self with the exponent as a Python number.
 #include "aten_cpu/NativeMetaFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 
 namespace sops::aten::meta {

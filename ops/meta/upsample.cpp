@@ -2,7 +2,7 @@
 // overloads, composites that turn output_size / scale_factors into the base call.
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/NativeFunctions.h"
-#include "ops/meta/op_utils.h"
+#include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {
 

@@ -1,13 +1,13 @@
-// The CUDA backend (backends/cuda/cuda_backend.h): without a GPU, it says so and CUDA
+// The CUDA backend (backends/cuda/runtime/cuda_backend.h): without a GPU, it says so and CUDA
 // tensors fail cleanly; with one, the allocator caches, copies round-trip and the
 // device guard switches devices.
-#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/runtime/cuda_backend.h"
 
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "backends/cuda/cuda_allocator.h"
+#include "backends/cuda/runtime/cuda_allocator.h"
 #include "runtime/device_guard.h"
 #include "runtime/tensor.h"
 #include "tests/runtime/test_util.h"

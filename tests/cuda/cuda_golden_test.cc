@@ -16,7 +16,7 @@
 
 #include "aten_cpu/Functions.h"
 #include "aten_cpu/UnboxingFunctions.h"
-#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/runtime/cuda_backend.h"
 #include "runtime/operator_registry.h"
 #include "runtime/value.h"
 #include "tests/ops/op_test_util.h"

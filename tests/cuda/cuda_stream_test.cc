@@ -1,11 +1,11 @@
-// Streams and events of the CUDA backend (backends/cuda/cuda_stream.h): kernels are
+// Streams and events of the CUDA backend (backends/cuda/runtime/cuda_stream.h): kernels are
 // queued on the current stream, a StreamGuard switches it for a scope, the allocator
 // reuses a block only on its own stream and waits for streams a block was recorded on.
 //
 // To see where work is queued, a test holds a stream with a gate: a host function queued
 // on the stream that returns only when the test opens the gate. Work queued behind it
 // cannot have run while the gate is shut. Skipped without a GPU.
-#include "backends/cuda/cuda_stream.h"
+#include "backends/cuda/runtime/cuda_stream.h"
 
 #include <atomic>
 #include <thread>
@@ -14,8 +14,8 @@
 #include <gtest/gtest.h>
 
 #include "aten_cpu/Functions.h"
-#include "backends/cuda/cuda_allocator.h"
-#include "backends/cuda/cuda_backend.h"
+#include "backends/cuda/runtime/cuda_allocator.h"
+#include "backends/cuda/runtime/cuda_backend.h"
 #include "tests/runtime/test_util.h"
 
 namespace {

@@ -1,7 +1,7 @@
 #include <algorithm>
 
-#include "backends/cuda/cuda_check.h"
-#include "backends/cuda/cuda_stream.h"
+#include "backends/cuda/runtime/cuda_check.h"
+#include "backends/cuda/runtime/cuda_stream.h"
 #include "scaled_add_launch.h"  // beside this file
 
 namespace my::ops::cuda {

@@ -45,7 +45,7 @@ def mm_cases() -> Iterator[Case]:
     yield Case("mm", "float32_size1", fn(F32, (1, 1), F32, (1, 1)))
     yield Case("mm", "float32_row_times_col", fn(F32, (1, 3), F32, (3, 1)))
     yield Case("mm", "float32_col_times_row", fn(F32, (3, 1), F32, (1, 3)))
-    # Shapes that reach every path of the blocked GEMM (backends/cpu/gemm.cpp): more than
+    # Shapes that reach every path of the blocked GEMM (backends/cpu/kernels/gemm.cpp): more than
     # 32 rows (packed), a depth past one 256-deep block, partial 6 x 16 tiles; a small B
     # read without packing, with a partial 32-column strip.
     yield Case("mm", "float32_blocked", fn(F32, (34, 260), F32, (260, 3)))

@@ -1,0 +1,267 @@
+// CPU kernels of native_layer_norm and _native_batch_norm_legit_no_training (float32 and
+// float64, as PyTorch's CPU kernels; float32 accumulates in float). Both are registered
+// for meta tensors too (CPU and Meta): there only the checks and the output shapes happen
+// (ops/util/nn_utils.h, shared with the CUDA kernels).
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "aten_cpu/NativeFunctions.h"
+#include "backends/cpu/cpu_utils.h"
+#include "ops/util/nn_utils.h"
+#include "runtime/parallel.h"
+#include "runtime/vec_math.h"
+
+namespace sops::aten::native {
+namespace {
+
+using ops_util::check_parameter_dtypes;
+using ops_util::defined_or_null;
+
+using vec::vec_t;
+
+// Sum of x[0..n), in two vector sums (float for float, double for double).
+template <typename T, int B>
+SOPS_ALWAYS_INLINE T sum_of(const T* x, int64_t n) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  vec_t<T, B> s0{}, s1{};
+  int64_t j = 0;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    s0 += vec::load<T, B>(x + j);
+    s1 += vec::load<T, B>(x + j + L);
+  }
+  for (; j + L <= n; j += L) s0 += vec::load<T, B>(x + j);
+  T r = vec::sum_lanes<T, B>(s0 + s1);
+  for (; j < n; ++j) r += x[j];
+  return r;
+}
+
+// Sum of (x[j] - m)^2.
+template <typename T, int B>
+SOPS_ALWAYS_INLINE T squared_deviation(const T* x, int64_t n, T m) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> mv = vec::splat<T, B>(m);
+  vec_t<T, B> s0{}, s1{};
+  int64_t j = 0;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    const vec_t<T, B> d0 = vec::load<T, B>(x + j) - mv;
+    const vec_t<T, B> d1 = vec::load<T, B>(x + j + L) - mv;
+    s0 += d0 * d0;
+    s1 += d1 * d1;
+  }
+  for (; j + L <= n; j += L) {
+    const vec_t<T, B> d = vec::load<T, B>(x + j) - mv;
+    s0 += d * d;
+  }
+  T r = vec::sum_lanes<T, B>(s0 + s1);
+  for (; j < n; ++j) {
+    const T d = x[j] - m;
+    r += d * d;
+  }
+  return r;
+}
+
+// y = (x * scale + shift) * gamma + beta (gamma / beta absent: 1 / 0).
+template <typename T, int B>
+SOPS_ALWAYS_INLINE void normalize_row(const T* x, const T* gamma, const T* beta, T* y, int64_t n,
+                                      T scale, T shift) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  const vec_t<T, B> sv = vec::splat<T, B>(scale), tv = vec::splat<T, B>(shift);
+  int64_t j = 0;
+  for (; j + L <= n; j += L) {
+    vec_t<T, B> v = vec::load<T, B>(x + j) * sv + tv;
+    if (gamma != nullptr) v = v * vec::load<T, B>(gamma + j);
+    if (beta != nullptr) v = v + vec::load<T, B>(beta + j);
+    vec::store<T, B>(y + j, v);
+  }
+  for (; j < n; ++j) {
+    T v = x[j] * scale + shift;
+    if (gamma != nullptr) v = v * gamma[j];
+    if (beta != nullptr) v = v + beta[j];
+    y[j] = v;
+  }
+}
+
+// Rows [begin, end) of n elements: y = (x - mean) * rstd * gamma + beta, with mean and
+// rstd per row (an empty row has mean 0 and variance 0/0, NaN, as in PyTorch).
+template <typename T, int B>
+SOPS_ALWAYS_INLINE void layer_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                        T* rstd, int64_t begin, int64_t end, int64_t n,
+                                        double eps) {
+  for (int64_t r = begin; r < end; ++r) {
+    const T* xr = x + r * n;
+    const T m = n == 0 ? T(0) : sum_of<T, B>(xr, n) / static_cast<T>(n);
+    const T var = n == 0 ? std::numeric_limits<T>::quiet_NaN()
+                         : squared_deviation<T, B>(xr, n, m) / static_cast<T>(n);
+    const T rs = T(1) / std::sqrt(std::max(var, T(0)) + static_cast<T>(eps));
+    mean[r] = m;
+    rstd[r] = rs;
+    normalize_row<T, B>(xr, gamma, beta, y + r * n, n, rs, -rs * m);
+  }
+}
+
+template <typename T>
+void layer_norm_rows_sse(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                         int64_t begin, int64_t end, int64_t n, double eps) {
+  layer_norm_rows<T, 16>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+}
+#if SOPS_HAVE_AVX2_CLONES
+template <typename T>
+SOPS_KERNEL_AVX2 void layer_norm_rows_avx2(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                           T* rstd, int64_t begin, int64_t end, int64_t n,
+                                           double eps) {
+  layer_norm_rows<T, 32>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+}
+#endif
+
+template <typename T>
+void layer_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                       int64_t rows, int64_t n, double eps) {
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
+  const bool avx2 = sops::cpu_has_avx2();
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+#if SOPS_HAVE_AVX2_CLONES
+    if (avx2) return layer_norm_rows_avx2<T>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+#endif
+    (void)avx2;
+    layer_norm_rows_sse<T>(x, gamma, beta, y, mean, rstd, begin, end, n, eps);
+  });
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
+                                                  const std::optional<Tensor>& weight_opt,
+                                                  const std::optional<Tensor>& bias_opt,
+                                                  double eps) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  auto [out, mean, rstd, rows, n] =
+      ops_util::layer_norm_outputs(input, normalized_shape, weight, bias, "CPU");
+  if (input.is_meta()) return {out, mean, rstd};
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes,
+                                    "LayerNormKernelImpl");
+  if (rows == 0) return {out, mean, rstd};
+  const Tensor x = cpu_util::contiguous_of(input);
+  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
+  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
+    layer_norm_kernel<scalar_t>(
+        x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+        b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
+        mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
+  });
+  return {out, mean, rstd};
+}
+
+namespace {
+
+// Rows [begin, end): y[r, i] = x[r, i] * a[r % C] + b[r % C] over rows of `inner`
+// (contiguous NC...: one row per plane), or, channels-last (inner == C, one row per
+// pixel), y[r, c] = x[r, c] * a[c] + b[c].
+template <typename T, int B>
+SOPS_ALWAYS_INLINE void batch_norm_rows(const T* x, T* y, const T* alpha, const T* beta,
+                                        int64_t channels, int64_t inner, bool channels_last,
+                                        int64_t begin, int64_t end) {
+  constexpr int64_t L = vec::Vec<T, B>::kLanes;
+  for (int64_t r = begin; r < end; ++r) {
+    const T* xr = x + r * inner;
+    T* yr = y + r * inner;
+    int64_t i = 0;
+    if (channels_last) {
+      for (; i + L <= inner; i += L) {
+        vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * vec::load<T, B>(alpha + i) +
+                                     vec::load<T, B>(beta + i));
+      }
+      for (; i < inner; ++i) yr[i] = xr[i] * alpha[i] + beta[i];
+    } else {
+      const T a = alpha[r % channels], b = beta[r % channels];
+      const vec_t<T, B> av = vec::splat<T, B>(a), bv = vec::splat<T, B>(b);
+      for (; i + L <= inner; i += L) vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * av + bv);
+      for (; i < inner; ++i) yr[i] = xr[i] * a + b;
+    }
+  }
+}
+
+template <typename T>
+void batch_norm_rows_sse(const T* x, T* y, const T* alpha, const T* beta, int64_t channels,
+                         int64_t inner, bool channels_last, int64_t begin, int64_t end) {
+  batch_norm_rows<T, 16>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
+}
+#if SOPS_HAVE_AVX2_CLONES
+template <typename T>
+SOPS_KERNEL_AVX2 void batch_norm_rows_avx2(const T* x, T* y, const T* alpha, const T* beta,
+                                           int64_t channels, int64_t inner, bool channels_last,
+                                           int64_t begin, int64_t end) {
+  batch_norm_rows<T, 32>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
+}
+#endif
+
+// y = x * alpha[c] + beta[c] for x of [batch, channels, inner] (or channels-last).
+template <typename T>
+void batch_norm_apply(const T* x, T* y, const T* alpha, const T* beta, int64_t batch,
+                      int64_t channels, int64_t inner, bool channels_last) {
+  const int64_t rows = channels_last ? batch * inner : batch * channels;
+  const int64_t row = channels_last ? channels : inner;
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(row, 1));
+  const bool avx2 = sops::cpu_has_avx2();
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+#if SOPS_HAVE_AVX2_CLONES
+    if (avx2)
+      return batch_norm_rows_avx2<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
+#endif
+    (void)avx2;
+    batch_norm_rows_sse<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
+  });
+}
+
+template <typename T>
+std::vector<T> values_of(const Tensor& t) {
+  std::vector<T> v(static_cast<std::size_t>(t.numel()));
+  const T* p = t.data_ptr<T>();
+  for (int64_t i = 0; i < t.numel(); ++i) v[static_cast<std::size_t>(i)] = p[i * t.stride(0)];
+  return v;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> _batch_norm_legit_no_training(
+    const Tensor& input, const std::optional<Tensor>& weight_opt,
+    const std::optional<Tensor>& bias_opt, const Tensor& running_mean, const Tensor& running_var,
+    double /*momentum*/, double eps) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  const ops_util::BatchNormOutputs result =
+      ops_util::batch_norm_outputs(input, weight, bias, running_mean, running_var, "CPU");
+  const Tensor& out = result.out;
+  const Tensor& save_mean = result.save_mean;
+  const Tensor& save_var = result.save_var;
+  if (input.is_meta()) return {out, save_mean, save_var};
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "batch_norm");
+  if (input.numel() == 0) return {out, save_mean, save_var};
+  const bool channels_last = ops_util::suggest_memory_format(input) != MemoryFormat::Contiguous;
+  const Tensor x = channels_last ? input : cpu_util::contiguous_of(input);
+  const int64_t batch = input.size(0);
+  const int64_t channels = input.size(1);
+  const int64_t inner = input.numel() / (batch * channels);
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm", [&] {
+    using T = scalar_t;
+    const std::vector<T> mean = values_of<T>(running_mean);
+    const std::vector<T> var = values_of<T>(running_var);
+    const std::vector<T> w = weight != nullptr ? values_of<T>(*weight) : std::vector<T>();
+    const std::vector<T> b = bias != nullptr ? values_of<T>(*bias) : std::vector<T>();
+    std::vector<T> alpha(static_cast<std::size_t>(channels)), beta(alpha.size());
+    for (std::size_t c = 0; c < alpha.size(); ++c) {
+      const T invstd = T(1) / std::sqrt(var[c] + static_cast<T>(eps));
+      alpha[c] = w.empty() ? invstd : invstd * w[c];
+      beta[c] = (b.empty() ? T(0) : b[c]) - mean[c] * alpha[c];
+    }
+    batch_norm_apply<T>(x.data_ptr<T>(), out.data_ptr<T>(), alpha.data(), beta.data(), batch,
+                        channels, inner, channels_last);
+  });
+  return {out, save_mean, save_var};
+}
+
+}  // namespace sops::aten::native

@@ -1,0 +1,134 @@
+// neg, abs, exp, log, sqrt, rsqrt, sigmoid, tanh and pow.Tensor_Scalar on CUDA: the CPU
+// kernels' formulas (backends/cpu/kernels/unary_ops.cpp, ops/util/scalar_math.h) as functors run
+// by gpu_kernel, with CUDA's math functions. Functors, not __device__ lambdas: the dtype
+// dispatch's bodies are generic lambdas, which cannot hold extended lambdas.
+#include <cmath>
+
+#include "backends/cuda/kernels/loops.cuh"
+#include "backends/cuda/kernels/unary_kernels.h"
+#include "ops/util/scalar_checks.h"
+#include "ops/util/scalar_math.h"
+#include "runtime/visit_dtype.h"
+
+namespace sops::cuda {
+namespace {
+
+using aten::math::abs_value;
+using aten::math::negate;
+using aten::math::powi;
+
+template <typename T>
+struct Neg {
+  __device__ T operator()(T x) const { return negate(x); }
+};
+
+template <typename T>
+struct Abs {
+  __device__ T operator()(T x) const { return abs_value(x); }
+};
+
+// One functor per formula of `x` (of type T): float and double, but for Identity.
+#define SOPS_CUDA_UNARY_FUNCTOR(Name, expr)             \
+  template <typename T>                                 \
+  struct Name {                                         \
+    __device__ T operator()(T x) const { return expr; } \
+  };
+
+SOPS_CUDA_UNARY_FUNCTOR(Exp, std::exp(x))
+SOPS_CUDA_UNARY_FUNCTOR(Log, std::log(x))
+SOPS_CUDA_UNARY_FUNCTOR(Sqrt, std::sqrt(x))
+// 1 / sqrt(x) (IEEE division and square root), as the CPU computes it, not rsqrt's
+// approximation.
+SOPS_CUDA_UNARY_FUNCTOR(Rsqrt, T(1) / std::sqrt(x))
+SOPS_CUDA_UNARY_FUNCTOR(Sigmoid, T(1) / (T(1) + std::exp(-x)))
+SOPS_CUDA_UNARY_FUNCTOR(Tanh, std::tanh(x))
+// pow's special exponents.
+SOPS_CUDA_UNARY_FUNCTOR(Reciprocal, T(1) / x)
+SOPS_CUDA_UNARY_FUNCTOR(Square, x* x)
+SOPS_CUDA_UNARY_FUNCTOR(Cube, x * x * x)
+SOPS_CUDA_UNARY_FUNCTOR(InverseSquare, T(1) / (x * x))
+SOPS_CUDA_UNARY_FUNCTOR(Identity, x)
+
+#undef SOPS_CUDA_UNARY_FUNCTOR
+
+// Exponent 0: 1 whatever x is (NaN included).
+template <typename T>
+struct One {
+  __device__ T operator()(T /*x*/) const { return T(1); }
+};
+
+// pow in double for any other exponent, rounded to T.
+template <typename T>
+struct PowDouble {
+  double exponent;
+  __device__ T operator()(T x) const {
+    return static_cast<T>(std::pow(static_cast<double>(x), exponent));
+  }
+};
+
+template <typename T>
+struct PowInteger {
+  T exponent;
+  __device__ T operator()(T x) const { return powi(x, exponent); }
+};
+
+}  // namespace
+
+void neg_kernel(const TensorIteratorBase& iter) {
+  SOPS_DISPATCH_ALL_TYPES(iter.common_dtype(), "neg", [&] { gpu_kernel(iter, Neg<scalar_t>{}); });
+}
+
+void abs_kernel(const TensorIteratorBase& iter) {
+  SOPS_DISPATCH_ALL_TYPES(iter.common_dtype(), "abs", [&] { gpu_kernel(iter, Abs<scalar_t>{}); });
+}
+
+#define SOPS_CUDA_UNARY_FLOAT_KERNEL(name, Functor)                               \
+  void name##_kernel(const TensorIteratorBase& iter) {                            \
+    SOPS_DISPATCH_FLOATING_TYPES(iter.common_dtype(), #name,                      \
+                                 [&] { gpu_kernel(iter, Functor<scalar_t>{}); }); \
+  }
+
+SOPS_CUDA_UNARY_FLOAT_KERNEL(exp, Exp)
+SOPS_CUDA_UNARY_FLOAT_KERNEL(log, Log)
+SOPS_CUDA_UNARY_FLOAT_KERNEL(sqrt, Sqrt)
+SOPS_CUDA_UNARY_FLOAT_KERNEL(rsqrt, Rsqrt)
+SOPS_CUDA_UNARY_FLOAT_KERNEL(sigmoid, Sigmoid)
+SOPS_CUDA_UNARY_FLOAT_KERNEL(tanh, Tanh)
+
+#undef SOPS_CUDA_UNARY_FLOAT_KERNEL
+
+void pow_fill_one_kernel(const TensorIteratorBase& iter, ScalarType dtype) {
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "pow", [&] { gpu_kernel(iter, One<scalar_t>{}); });
+}
+
+void pow_identity_kernel(const TensorIteratorBase& iter, ScalarType dtype) {
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(dtype, "pow", [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
+}
+
+void pow_floating_kernel(const TensorIteratorBase& iter, ScalarType dtype, double exponent) {
+  SOPS_DISPATCH_FLOATING_TYPES(dtype, "pow", [&] {
+    if (exponent == 0.5) {
+      gpu_kernel(iter, Sqrt<scalar_t>{});
+    } else if (exponent == -0.5) {
+      gpu_kernel(iter, Rsqrt<scalar_t>{});
+    } else if (exponent == -1.0) {
+      gpu_kernel(iter, Reciprocal<scalar_t>{});
+    } else if (exponent == 2.0) {
+      gpu_kernel(iter, Square<scalar_t>{});
+    } else if (exponent == 3.0) {
+      gpu_kernel(iter, Cube<scalar_t>{});
+    } else if (exponent == -2.0) {
+      gpu_kernel(iter, InverseSquare<scalar_t>{});
+    } else {
+      gpu_kernel(iter, PowDouble<scalar_t>{exponent});
+    }
+  });
+}
+
+void pow_integral_kernel(const TensorIteratorBase& iter, ScalarType dtype, const Scalar& exponent) {
+  SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "pow", [&] {
+    gpu_kernel(iter, PowInteger<scalar_t>{aten::ops_util::scalar_to<scalar_t>(exponent)});
+  });
+}
+
+}  // namespace sops::cuda

@@ -1,0 +1,147 @@
+// The argument checks and outputs of the unstructured nn kernels that every backend
+// shares (layer norm, batch norm, embedding): the CPU and CUDA kernels call
+// these, then compute on their device.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <sstream>
+#include <string_view>
+
+#include "ops/util/op_utils.h"
+#include "runtime/error.h"
+#include "runtime/small_vector.h"
+#include "runtime/tensor.h"
+
+namespace sops::aten::ops_util {
+
+inline const Tensor* defined_or_null(const std::optional<Tensor>& t) {
+  return t.has_value() && t->defined() ? &*t : nullptr;
+}
+
+// PyTorch's mixed-dtype rule of its normalization kernels: parameters of another dtype
+// than the input are only accepted as float32 for a reduced-precision input, which sops
+// does not compute with, so they are always an error here. `device` names the kernel's
+// device in the message ("CPU", "CUDA").
+inline void check_parameter_dtypes(const Tensor& input, std::initializer_list<const Tensor*> params,
+                                   std::string_view device) {
+  const Tensor* first = nullptr;
+  for (const Tensor* p : params) {
+    if (p != nullptr) {
+      first = p;
+      break;
+    }
+  }
+  bool mixed = first != nullptr && first->scalar_type() != input.scalar_type();
+  if (mixed) {
+    for (const Tensor* p : params) {
+      SOPS_CHECK(p == nullptr || p->scalar_type() == ScalarType::Float, "mixed dtype (", device,
+                 "): expect parameter to have scalar type of Float");
+    }
+  }
+  for (const Tensor* p : params)
+    mixed = mixed || (p != nullptr && p->scalar_type() != input.scalar_type());
+  SOPS_CHECK(!mixed, "mixed dtype (", device, "): all inputs must share same datatype.");
+}
+
+// native_layer_norm's outputs, checked and allocated on input's device: out (input's
+// sizes), mean and rstd (input's leading sizes, 1 for each normalized dimension), and the
+// rows x n the normalized dimensions make of input.
+struct LayerNormOutputs {
+  Tensor out, mean, rstd;
+  int64_t rows = 1;
+  int64_t n = 1;
+};
+
+inline LayerNormOutputs layer_norm_outputs(const Tensor& input, IntArrayRef normalized_shape,
+                                           const Tensor* weight, const Tensor* bias,
+                                           std::string_view device) {
+  const int64_t norm_ndim = static_cast<int64_t>(normalized_shape.size());
+  SOPS_CHECK_ARG(norm_ndim >= 1, "normalized_shape",
+                 "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                 "least one element, but got normalized_shape = ",
+                 normalized_shape);
+  SOPS_CHECK_ARG(
+      weight == nullptr || weight->sizes() == normalized_shape, "weight",
+      "Expected weight to be of same shape as normalized_shape, but got weight of shape ",
+      weight->sizes(), " and normalized_shape = ", normalized_shape);
+  SOPS_CHECK_ARG(bias == nullptr || bias->sizes() == normalized_shape, "bias",
+                 "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
+                 bias->sizes(), " and normalized_shape = ", normalized_shape);
+  const int64_t ndim = input.dim();
+  const int64_t axis = ndim - norm_ndim;
+  if (axis < 0 || input.sizes().slice(static_cast<std::size_t>(axis)) != normalized_shape) {
+    std::ostringstream ss;
+    ss << "Given normalized_shape=" << normalized_shape << ", expected input with shape [*";
+    for (const int64_t s : normalized_shape) ss << ", " << s;
+    ss << "], but got input of size" << input.sizes();
+    raise(Error(ss.str(), "input"));
+  }
+  check_parameter_dtypes(input, {weight, bias}, device);
+  LayerNormOutputs result;
+  DimVector stat_shape;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (d < axis) {
+      result.rows *= input.size(d);
+      stat_shape.push_back(input.size(d));
+    } else {
+      result.n *= input.size(d);
+      stat_shape.push_back(1);
+    }
+  }
+  result.out = sops::empty(input.sizes(), input.options());
+  result.mean = sops::empty(stat_shape, input.options());
+  result.rstd = sops::empty(stat_shape, input.options());
+  return result;
+}
+
+// A per-channel parameter of batch norm: 1-d, `channels` elements (PyTorch reads them per
+// channel without checking their size; sops refuses a wrong one). nullptr passes.
+inline void check_per_channel(const Tensor* t, int64_t channels, std::string_view name) {
+  if (t == nullptr) return;
+  SOPS_CHECK_ARG(t->dim() == 1 && t->size(0) == channels, name, name, " should contain ", channels,
+                 " elements not ", t->numel());
+}
+
+// _native_batch_norm_legit_no_training's outputs, checked and allocated on input's device:
+// out (input's sizes, channels-last when input is), and save_mean and save_var, empty (the
+// running statistics are used, none are computed). `device` names the kernel's device in
+// the mixed-dtype message, as for layer norm.
+struct BatchNormOutputs {
+  Tensor out, save_mean, save_var;
+};
+
+inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
+                                           const Tensor* bias, const Tensor& running_mean,
+                                           const Tensor& running_var, std::string_view device) {
+  const int64_t channels = input.size(wrap_dim(1, input.dim(), "input"));
+  check_parameter_dtypes(input, {weight, bias, &running_mean, &running_var}, device);
+  check_per_channel(weight, channels, "weight");
+  check_per_channel(bias, channels, "bias");
+  check_per_channel(&running_mean, channels, "running_mean");
+  check_per_channel(&running_var, channels, "running_var");
+  const DimVector strides = strides_for(input.sizes(), suggest_memory_format(input));
+  BatchNormOutputs result;
+  result.out = strides.empty() ? sops::empty(input.sizes(), input.options())
+                               : sops::empty_strided(input.sizes(), strides, input.options());
+  result.save_mean = sops::empty({0}, input.options());
+  result.save_var = sops::empty({0}, input.options());
+  return result;
+}
+
+// embedding's result, checked and allocated on weight's device: indices.sizes() +
+// [weight.size(1)].
+inline Tensor embedding_output(const Tensor& weight, const Tensor& indices) {
+  SOPS_CHECK_ARG(weight.dim() == 2, "weight", "'weight' must be 2-D");
+  const ScalarType index_type = indices.scalar_type();
+  SOPS_CHECK_ARG(index_type == ScalarType::Long || index_type == ScalarType::Int, "indices",
+                 "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                 "types: Long, Int; but got ",
+                 aten_name(index_type), " instead (while checking arguments for embedding)");
+  DimVector sizes(indices.sizes());
+  sizes.push_back(weight.size(1));
+  return sops::empty(sizes, weight.options());
+}
+
+}  // namespace sops::aten::ops_util
