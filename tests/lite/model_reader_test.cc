@@ -237,5 +237,43 @@ TEST_F(ModelReaderTest, ReadsTheExampleModels) {
                    "/nonexistent/m.sopsm: cannot open the model file");
 }
 
+// lite/FORMAT.md's table of dtype codes is the one list of them: the reader takes exactly
+// its codes, each as the dtype it names (tests/lite/python holds the Python writer to it).
+TEST(FormatDoc, TheReaderTakesExactlyTheDtypeCodesOfFormatMd) {
+  const char* path = std::getenv("FORMAT_MD");
+  ASSERT_NE(path, nullptr) << "FORMAT_MD is not set (run the test through Bazel)";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  // The table's rows: "| 0 | uint8 | | 5 | float16 |", two (code, dtype) pairs a row.
+  std::string line;
+  bool in_table = false;
+  std::vector<std::string> names(256);
+  int listed = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) in_table = line == "## dtype codes";
+    if (!in_table || line.rfind("| ", 0) != 0 || line.find("code") != std::string::npos) continue;
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, '|');) {
+      const auto b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+      cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+    }
+    for (std::size_t i = 1; i + 1 < cells.size(); i += 3) {
+      if (cells[i].empty()) continue;
+      const int code = std::stoi(cells[i]);
+      ASSERT_TRUE(code >= 0 && code < 256) << line;
+      names[code] = cells[i + 1];
+      ++listed;
+    }
+  }
+  EXPECT_GE(listed, 9) << "no dtype table found under '## dtype codes' in " << path;
+  for (int code = 0; code < 256; ++code) {
+    ScalarType dtype = ScalarType::Undefined;
+    const bool known = dtype_from_code(static_cast<uint8_t>(code), &dtype);
+    EXPECT_EQ(known, !names[code].empty()) << "dtype code " << code;
+    if (known) EXPECT_EQ(to_string(dtype), names[code]) << "dtype code " << code;
+  }
+}
+
 }  // namespace
 }  // namespace sops::lite
