@@ -1,7 +1,8 @@
-// Meta functions of the element-wise unary math operators (structured_inherits:
-// TensorIteratorBase): neg and abs keep the dtype (a given out must have it), exp, log,
-// sqrt, rsqrt, sigmoid and tanh compute in floating point (integral and bool inputs give
-// float32), pow.Tensor_Scalar promotes self with the exponent as a Python number.
+// Meta functions of the element-wise unary math operators (the yaml's "unary math"
+// section; structured_inherits: TensorIteratorBase): SOPS_UNARY_META keeps the dtype (a
+// given out must have it), SOPS_UNARY_FLOAT_META computes in floating point (integral and
+// bool inputs give float32), pow.Tensor_Scalar promotes self with the exponent as a
+// Python number.
 #include "aten_cpu/NativeMetaFunctions.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"

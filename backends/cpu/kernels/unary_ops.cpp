@@ -1,5 +1,5 @@
-// CPU kernels of the element-wise unary math operators: neg, abs, exp, log, sqrt, rsqrt,
-// sigmoid, tanh and pow.Tensor_Scalar, over the iterator their meta function built.
+// CPU kernels of the element-wise unary math operators (the yaml's "unary math" section),
+// over the iterator their meta function (ops/meta/unary_ops.cpp) built.
 // Floating results use the std:: functions (PyTorch's own scalar formulas); PyTorch's
 // vectorized exp, log, tanh and pow differ from them in the last bits.
 #include <cmath>

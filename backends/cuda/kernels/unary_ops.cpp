@@ -1,5 +1,5 @@
-// The CUDA impls of neg, abs, exp, log, sqrt, rsqrt, sigmoid, tanh and pow.Tensor_Scalar:
-// the meta functions (shared with the CPU) built the iterator; the impls make the CPU
+// The CUDA impls of the element-wise unary math operators (the yaml's "unary math"
+// section): the meta functions (shared with the CPU) built the iterator; the impls make the CPU
 // kernels' checks and choices on the host and the launchers (unary_ops.cu) compute.
 #include "aten_cpu/NativeFunctions.h"
 #include "backends/cuda/kernels/unary_kernels.h"

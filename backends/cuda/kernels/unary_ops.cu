@@ -1,4 +1,4 @@
-// neg, abs, exp, log, sqrt, rsqrt, sigmoid, tanh and pow.Tensor_Scalar on CUDA: the CPU
+// The element-wise unary math operators on CUDA (the yaml's "unary math" section): the CPU
 // kernels' formulas (backends/cpu/kernels/unary_ops.cpp, ops/util/scalar_math.h) as functors run
 // by gpu_kernel, with CUDA's math functions. Functors, not __device__ lambdas: the dtype
 // dispatch's bodies are generic lambdas, which cannot hold extended lambdas.

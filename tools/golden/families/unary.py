@@ -1,7 +1,7 @@
-"""Element-wise unary math: neg, abs (keep the dtype), exp, log, sqrt, rsqrt, sigmoid, tanh
-(integral and bool inputs give float32) and pow.Tensor_Scalar. One generator for the
-unary ops, parameterised by a table row; each op writes its own file with its functional,
-inplace and out= overloads.
+"""Element-wise unary math (the yaml's "unary math" section; the table below has a row
+for each op): some keep the dtype, the others give integral and bool inputs float32; and
+pow.Tensor_Scalar. One generator for the unary ops, parameterised by a table row; each op
+writes its own file with its functional, inplace and out= overloads.
 
 exp, log, sigmoid, tanh, sqrt, rsqrt and pow with a general exponent are computed by
 PyTorch with vectorized approximations (its float32 sqrt is 1 ulp off the correctly
