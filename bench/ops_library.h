@@ -8,7 +8,9 @@
 
 #define SOPS_BENCH_STR2(x) #x
 #define SOPS_BENCH_STR(x) SOPS_BENCH_STR2(x)
-#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR / name)
+// clang-format off: the path is stringized, so no spaces around its `/`.
+#define SOPS_BENCH_HEADER(name) SOPS_BENCH_STR(SOPS_BENCH_OPS_DIR/name)
+// clang-format on
 
 namespace sops_bench {
 
