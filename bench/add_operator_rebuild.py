@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Benchmark: what adding one structured unary operator to //ops:aten_cpu costs.
+"""Benchmark: what adding one structured unary operator to //ops:aten costs.
 
-    python3 bench/add_operator_rebuild.py [--target //ops:aten_cpu]
+    python3 bench/add_operator_rebuild.py [--target //ops:aten]
 
 Builds the target, then adds `aten::erf` as a library author would (its three schemas
 in ops/native_functions.yaml, its meta function in ops/meta/unary_ops.cpp, its CPU
@@ -68,7 +68,7 @@ def bazel_build(target: str, *flags: str) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--target", default="//ops:aten_cpu")
+    p.add_argument("--target", default="//ops:aten")
     args = p.parse_args()
     paths = [e[0] for e in EDITS]
     dirty = subprocess.run(["git", "diff", "--quiet", "--", *paths], cwd=ROOT).returncode

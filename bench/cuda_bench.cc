@@ -1,4 +1,4 @@
-// The CUDA kernels of //ops:aten_cpu on the GPU: element-wise, reductions, softmax, layer
+// The CUDA kernels of //ops:aten on the GPU: element-wise, reductions, softmax, layer
 // norm, mm and convolution in float32, each the median of timed rounds (with the fastest
 // and slowest round) after warm-up, with the bytes moved (GB/s) or the arithmetic done
 // (GFLOP/s). One line per row, `row NAME median_us min_us max_us GB/s|GFLOP/s VALUE`,
@@ -12,7 +12,7 @@
 #include <functional>
 #include <vector>
 
-#include "aten_cpu/Functions.h"
+#include "aten/Functions.h"
 #include "backends/cuda/runtime/cuda_backend.h"
 #include "bench/timing.h"
 

@@ -26,7 +26,7 @@
 
 #include <unistd.h>
 
-#include "aten_cpu/UnboxingFunctions.h"
+#include "aten/UnboxingFunctions.h"
 #include "bench/libtorch_baseline.h"
 #include "bench/libtorch_lite_baseline.h"
 #include "bench/lite_node_profile.h"
@@ -411,7 +411,7 @@ int main(int argc, char** argv) {
       sops_bench::libtorch_available() && sops_bench::flag(argc, argv, "--no-baseline", 0) == 0;
   sops_bench::prepare_process();
   try {
-    sops::aten::register_aten_cpu_kernels();
+    sops::aten::register_aten_kernels();
     sops::set_num_threads(static_cast<int>(threads));
     sops_bench::libtorch_set_num_threads(static_cast<int>(threads));
 

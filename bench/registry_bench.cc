@@ -47,7 +47,7 @@ using sops_bench::flag;
 using sops_bench::ns_per_call;
 using sops_bench::Variant;
 
-// register_<lib>_kernels, e.g. sops::aten::register_aten_cpu_kernels.
+// register_<lib>_kernels, e.g. sops::aten::register_aten_kernels.
 void register_library(sops::OperatorRegistry& registry) {
   ops::SOPS_BENCH_CAT3(register_, SOPS_BENCH_OPS_DIR, _kernels)(registry);
 }

@@ -3,7 +3,7 @@
 // library's kernels:
 //
 //   int main(int argc, char** argv) {
-//     return sops::lite::run_cli(argc, argv, &sops::aten::register_aten_cpu_kernels);
+//     return sops::lite::run_cli(argc, argv, &sops::aten::register_aten_kernels);
 //   }
 //
 // Every failure (a bad model, a missing operator, a wrong input, an unreadable .npy, a

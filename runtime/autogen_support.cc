@@ -16,7 +16,7 @@ void copy(const Tensor& dst, const Tensor& src) {
                "this kernel was written by `autogen:` and copies with the operator "
                "`copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)`, "
                "which no library of this process registers: declare it in the yaml, or link "
-               "a library that has it (such as //ops:aten_cpu)");
+               "a library that has it (such as //ops:aten)");
     return handle->typed<CopySignature>();
   }();
   Tensor target = dst;

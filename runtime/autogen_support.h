@@ -1,6 +1,6 @@
 // What the kernels that `autogen:` writes (codegen/dest/library.py) use: copies of
 // tensors made with the operator `copy_` as the process's dispatcher knows it — the
-// one the library declares, or that of another library linked in (//ops:aten_cpu has
+// one the library declares, or that of another library linked in (//ops:aten has
 // it). A library need not declare copy_ to use autogen; a call that finds no copy_
 // throws sops::Error saying so.
 //

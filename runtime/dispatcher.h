@@ -3,7 +3,7 @@
 // arguments.
 //
 // Registering (generated code, at static initialization):
-//   constexpr sops::KernelLibrary kLibrary{"aten_cpu", "ops/native_functions.yaml"};
+//   constexpr sops::KernelLibrary kLibrary{"aten", "ops/native_functions.yaml"};
 //   static const sops::RegisterOperator def("add.Tensor(Tensor self, Tensor other, *, Scalar
 //   alpha=1) -> Tensor", kLibrary); static const sops::RegisterKernel k("add.Tensor",
 //   sops::DispatchKey::CPU, &wrapper_CPU_add_Tensor, kLibrary); static const

@@ -9,11 +9,11 @@
 namespace sops {
 
 struct KernelLibrary {
-  std::string_view name;    // "aten_cpu"
+  std::string_view name;    // "aten"
   std::string_view source;  // "ops/native_functions.yaml"
 };
 
-// "library 'aten_cpu' (from ops/native_functions.yaml)"
+// "library 'aten' (from ops/native_functions.yaml)"
 std::string describe(const KernelLibrary& library);
 
 // Why `op` cannot be registered by `second` after `first` registered it: names both

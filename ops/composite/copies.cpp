@@ -4,8 +4,8 @@
 // converting copy. On meta tensors only the result's metadata is made. A tensor of
 // another device, or a copy to one (_to_copy's device), is filled by copy_, which
 // dispatches to that device's kernel.
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "runtime/strided_copy.h"
 
 namespace sops::aten::native {

@@ -1,8 +1,8 @@
 // The factory composites (CompositeExplicitAutograd), over empty / empty_strided and
 // fill_, so they serve every backend: empty_like, full, full.out, full_like, scalar_tensor,
 // zeros, zeros.out, zeros_like, ones, ones.out and ones_like.
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/scalar_checks.h"
 #include "runtime/strided_copy.h"
 

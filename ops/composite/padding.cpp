@@ -4,8 +4,8 @@
 // byte-copied on the cpu (rows memcpy'd where both are dense), by copy_ on another device
 // (its backend's kernel). PyTorch's rules: all amounts <= 0 give a cropped copy (clone);
 // a dimension cropped below zero is an error.
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/op_utils.h"
 #include "ops/util/scalar_checks.h"
 #include "runtime/strided_copy.h"

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "aten_cpu/NativeMetaFunctions.h"
+#include "aten/NativeMetaFunctions.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 

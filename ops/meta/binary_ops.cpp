@@ -3,7 +3,7 @@
 #include <optional>
 #include <string_view>
 
-#include "aten_cpu/NativeMetaFunctions.h"
+#include "aten/NativeMetaFunctions.h"
 #include "runtime/scalar_type.h"
 
 namespace sops::aten::meta {

@@ -2,7 +2,7 @@
 // (logical_not, logical_and, logical_or) and where.self (structured_inherits:
 // TensorIteratorBase). A new result is bool (where: result_type(self, other)); a given
 // out= or inplace self keeps its dtype and receives the result converted.
-#include "aten_cpu/NativeMetaFunctions.h"
+#include "aten/NativeMetaFunctions.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 

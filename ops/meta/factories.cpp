@@ -1,5 +1,5 @@
 // empty.memory_format's Meta kernel: a tensor with sizes, strides and dtype and no memory.
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/empty_utils.h"
 
 namespace sops::aten::native {

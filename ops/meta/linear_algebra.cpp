@@ -1,6 +1,6 @@
 // Meta functions of mm, bmm and addmm, and linear, a composite over them.
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/op_utils.h"
 #include "runtime/memory_overlap.h"
 

@@ -1,8 +1,8 @@
 // Meta functions of max_pool2d_with_indices and avg_pool2d (structured), and
 // adaptive_avg_pool2d, a composite over _adaptive_avg_pool2d. The outputs keep a
 // channels-last input's layout, as PyTorch's do.
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {

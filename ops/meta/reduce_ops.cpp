@@ -1,7 +1,7 @@
 // Meta functions of the reductions: sum.dim_IntList, mean.dim, amax, amin, argmax and
 // any.dim. Each computes the reduced shape (ops_util::reduced_shape) and PyTorch's result
 // dtype, and rejects what PyTorch rejects before any kernel runs.
-#include "aten_cpu/NativeMetaFunctions.h"
+#include "aten/NativeMetaFunctions.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {

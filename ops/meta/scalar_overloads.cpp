@@ -6,8 +6,8 @@
 #include <optional>
 #include <string_view>
 
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::native {

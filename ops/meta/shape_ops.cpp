@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/op_utils.h"
 #include "ops/util/view_utils.h"
 

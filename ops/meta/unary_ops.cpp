@@ -3,7 +3,7 @@
 // given out must have it), SOPS_UNARY_FLOAT_META computes in floating point (integral and
 // bool inputs give float32), pow.Tensor_Scalar promotes self with the exponent as a
 // Python number.
-#include "aten_cpu/NativeMetaFunctions.h"
+#include "aten/NativeMetaFunctions.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 

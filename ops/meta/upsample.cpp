@@ -1,7 +1,7 @@
 // Meta functions of upsample_nearest1d/2d (the RFC's example), and their .vec
 // overloads, composites that turn output_size / scale_factors into the base call.
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {

@@ -270,7 +270,7 @@ def _selected_sources_impl(ctx):
 SelectedLibraryInfo = provider(
     doc = "How a selective build's sources call into their library (for a generated main).",
     fields = {
-        "library": "string: the library's include prefix (`aten_cpu`).",
+        "library": "string: the library's include prefix (`aten`).",
         "register_function": "string: the qualified name of the call that registers its boxed kernels.",
     },
 )

@@ -24,7 +24,7 @@ _lite_runtime_main = rule(
 def lite_runtime_binary(
         name,
         selected_ops = [],
-        library = Label("//ops:aten_cpu"),
+        library = Label("//ops:aten"),
         static_dispatch = True,
         visibility = None,
         **kwargs):
@@ -41,7 +41,7 @@ def lite_runtime_binary(
       name: the cc_binary.
       selected_ops: labels of operator_sets, or of targets with operator_sets along their
         `deps` and `data` (may be a select()); empty: every operator of the library.
-      library: a structured_ops_library target (default `//ops:aten_cpu`).
+      library: a structured_ops_library target (default `//ops:aten`).
       static_dispatch: call kernels directly (no dispatcher linked); False registers the
         selected operators with the dispatcher instead.
       visibility: visibility of the binary.

@@ -1,4 +1,4 @@
-// Every golden case of //ops:aten_cpu again with its tensors on the GPU: the case's
+// Every golden case of //ops:aten again with its tensors on the GPU: the case's
 // tensors are copied to CUDA (copy_ across devices), the operator is called through the
 // boxed registry as //tests/ops:golden_runner_test calls it, and its results, copied
 // back, are compared with PyTorch's (tests/golden/data: eager PyTorch, the same oracle
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/UnboxingFunctions.h"
+#include "aten/Functions.h"
+#include "aten/UnboxingFunctions.h"
 #include "backends/cuda/runtime/cuda_backend.h"
 #include "runtime/operator_registry.h"
 #include "runtime/value.h"
@@ -30,7 +30,7 @@ using golden::GoldenExpect;
 const OperatorRegistry& registry() {
   static OperatorRegistry* r = [] {
     auto* registry = new OperatorRegistry();
-    aten::register_aten_cpu_kernels(*registry);
+    aten::register_aten_kernels(*registry);
     return registry;
   }();
   return *r;

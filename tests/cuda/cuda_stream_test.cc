@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "aten_cpu/Functions.h"
+#include "aten/Functions.h"
 #include "backends/cuda/runtime/cuda_allocator.h"
 #include "backends/cuda/runtime/cuda_backend.h"
 #include "tests/runtime/test_util.h"

@@ -1,6 +1,6 @@
 // The kernels that `autogen:` writes, as a user calls them: out= variants of operators
 // with tuple and list returns, and the functional and out= variants of a mutable
-// operator. They copy with //ops:aten_cpu's copy_ (autogen_ops.yaml declares none).
+// operator. They copy with //ops:aten's copy_ (autogen_ops.yaml declares none).
 #include <gtest/gtest.h>
 
 #include <vector>

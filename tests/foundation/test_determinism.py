@@ -1,4 +1,4 @@
-"""Generation is a pure function of its inputs: //ops:aten_cpu's files, regenerated in
+"""Generation is a pure function of its inputs: //ops:aten's files, regenerated in
 another process, directory and hash seed, are byte-identical to what Bazel's action wrote."""
 
 import os
@@ -12,12 +12,12 @@ from codegen.dest import files
 
 RUNFILES = pathlib.Path(os.path.abspath(__file__)).parents[2]
 YAML = RUNFILES / "ops" / "native_functions.yaml"
-BAZEL_OUTPUT = RUNFILES / "ops" / "aten_cpu"
+BAZEL_OUTPUT = RUNFILES / "ops" / "aten"
 OUTPUTS = files.output_names(("CPU",), 2)  # as ops/BUILD.bazel asks
 
 
 @pytest.mark.parametrize("hash_seed", ["1", "12345"])
-def test_aten_cpu_regenerates_byte_identical(tmp_path, hash_seed):
+def test_aten_regenerates_byte_identical(tmp_path, hash_seed):
     (tmp_path / "ops").mkdir()
     (tmp_path / "ops" / "native_functions.yaml").write_bytes(YAML.read_bytes())
     env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(RUNFILES))
@@ -31,7 +31,7 @@ def test_aten_cpu_regenerates_byte_identical(tmp_path, hash_seed):
             "--namespace",
             "sops::aten",
             "--include-prefix",
-            "aten_cpu",
+            "aten",
             "--backends",
             "CPU",
             "--shards",

@@ -14,7 +14,7 @@
 
 #include <gtest/gtest.h>
 
-#include "aten_cpu/UnboxingFunctions.h"
+#include "aten/UnboxingFunctions.h"
 #include "lite/interpreter.h"
 #include "lite/model.h"
 #include "lite/shapes.h"
@@ -85,7 +85,7 @@ void try_model(const std::string& bytes, Outcome& outcome) {
 
 class ModelFuzzTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { aten::register_aten_cpu_kernels(); }
+  static void SetUpTestSuite() { aten::register_aten_kernels(); }
 };
 
 // Where the sections end (the data blob begins): damage there matters most.

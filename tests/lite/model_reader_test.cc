@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "aten_cpu/UnboxingFunctions.h"
+#include "aten/UnboxingFunctions.h"
 #include "lite/interpreter.h"
 #include "lite/model.h"
 #include "tests/runtime/test_util.h"
@@ -79,7 +79,7 @@ std::string read_error(const std::string& bytes) {
 
 class ModelReaderTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { aten::register_aten_cpu_kernels(); }
+  static void SetUpTestSuite() { aten::register_aten_kernels(); }
 };
 
 TEST_F(ModelReaderTest, ReadsAndRunsAHandWrittenModel) {

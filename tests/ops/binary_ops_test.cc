@@ -1,7 +1,7 @@
 // add and mul against PyTorch: functional, inplace and out variants, static entry
 // points, meta tensors, out= resizing and dtype errors.
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

@@ -1,6 +1,6 @@
 // copy_ and fill_ (Scalar and Tensor values) against PyTorch, on cpu and meta.
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

@@ -1,7 +1,7 @@
 // The element-wise operators' errors name the operator and the argument at fault (the
 // golden runner checks PyTorch's message and the operator; this checks the argument),
 // and a few results the golden data cannot hold (the Scalar overloads' promotion).
-#include "aten_cpu/Functions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

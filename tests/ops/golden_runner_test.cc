@@ -1,4 +1,4 @@
-// Every golden case of every operator of //ops:aten_cpu, called through the boxed
+// Every golden case of every operator of //ops:aten, called through the boxed
 // registry by name: one generic runner instead of one loop per operator.
 //
 // For each case of tests/golden/data/*.golden (PyTorch's results, written by
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "aten_cpu/UnboxingFunctions.h"
+#include "aten/UnboxingFunctions.h"
 #include "runtime/operator_registry.h"
 #include "runtime/value.h"
 #include "tests/ops/op_test_util.h"
@@ -33,7 +33,7 @@ using golden::GoldenCase;
 const OperatorRegistry& registry() {
   static OperatorRegistry* r = [] {
     auto* registry = new OperatorRegistry();
-    aten::register_aten_cpu_kernels(*registry);
+    aten::register_aten_kernels(*registry);
     return registry;
   }();
   return *r;
@@ -343,7 +343,7 @@ TEST_P(GoldenRunnerTest, EveryCaseThroughTheBoxedRegistry) {
     SCOPED_TRACE(c.where());
     const RegisteredOperator* op = registry().find(full_name(c.op));
     ASSERT_NE(op, nullptr) << "the golden data has operator " << c.op
-                           << ", which //ops:aten_cpu does not register";
+                           << ", which //ops:aten does not register";
     run_as_given(*op, c);
     run_on_meta(*op, c);
     for (const RegisteredOperator* variant : derived_variants(*op, c)) run_variant(*variant, c);

@@ -1,7 +1,7 @@
 // mm, addmm (functional, inplace, out) and linear against PyTorch, with static entry
 // points and meta tensors.
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/UnboxingFunctions.h"
+#include "aten/Functions.h"
+#include "aten/UnboxingFunctions.h"
 #include "runtime/operator_registry.h"
 #include "runtime/parallel.h"
 #include "runtime/value.h"
@@ -261,7 +261,7 @@ TEST(NnTest, MaxPoolMatchesItsDefinitionAtLargerSizes) {
 // tensor has PyTorch's strides (the runner checks values and sizes).
 TEST(NnTest, OutputStridesMatchPyTorch) {
   OperatorRegistry registry;
-  aten::register_aten_cpu_kernels(registry);
+  aten::register_aten_kernels(registry);
   for (const char* file :
        {"softmax.golden", "layer_norm.golden", "batch_norm.golden", "max_pool2d.golden",
         "avg_pool2d.golden", "adaptive_avg_pool2d.golden", "convolution.golden"}) {

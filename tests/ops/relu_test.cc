@@ -1,6 +1,6 @@
 // relu and relu_ against PyTorch, the static entry points and meta tensors.
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

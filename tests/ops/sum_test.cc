@@ -1,7 +1,7 @@
 // sum.dim_IntList against PyTorch: functional and out variants, static entry point,
 // meta tensors, out= resizing and dtype errors.
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

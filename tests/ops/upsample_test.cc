@@ -1,7 +1,7 @@
 // upsample_nearest1d/2d (structured: functional, out, meta, static) and their .vec
 // composites against PyTorch.
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

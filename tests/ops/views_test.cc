@@ -1,7 +1,7 @@
 // view and permute against PyTorch: results share self's storage with PyTorch's
 // sizes, strides and offset; meta tensors give the same views.
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

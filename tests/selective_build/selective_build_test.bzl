@@ -52,7 +52,7 @@ def _selected_sources_impl(ctx):
     asserts.true(env, "traced_mlp_runtime_selected.selection.txt" in outputs)
     asserts.true(env, "RegisterCodegenUnboxedKernels_0.cpp" in outputs)
     inputs = _names(gen.inputs.to_list())
-    asserts.true(env, "aten_cpu_kernel_symbols.txt" in inputs)  # the library's, read once
+    asserts.true(env, "aten_kernel_symbols.txt" in inputs)  # the library's, read once
     asserts.true(env, "traced_mlp.operators.json" in inputs)
     asserts.true(env, "report" in dir(target[OutputGroupInfo]))
     return analysistest.end(env)
@@ -65,8 +65,8 @@ def _kernel_symbols_impl(ctx):
     # The kernels' symbols come from their archive, through the toolchain's nm.
     nm = [a for a in analysistest.target_actions(env) if a.mnemonic == "StructuredOpsKernelSymbols"]
     asserts.equals(env, 1, len(nm))
-    archives = [f.basename for f in nm[0].inputs.to_list() if f.basename.startswith("libaten_cpu_kernels")]
-    asserts.true(env, len(archives) >= 1, "the nm action reads aten_cpu's kernel archive")
+    archives = [f.basename for f in nm[0].inputs.to_list() if f.basename.startswith("libaten_kernels")]
+    asserts.true(env, len(archives) >= 1, "the nm action reads aten's kernel archive")
     return analysistest.end(env)
 
 kernel_symbols_test = analysistest.make(_kernel_symbols_impl)

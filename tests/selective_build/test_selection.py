@@ -47,7 +47,7 @@ def operator_set(tmp_path, name="set", **sources):
 
 
 def generate(tmp_path, sets, *more, static=True):
-    out = tmp_path / "aten_cpu"
+    out = tmp_path / "aten"
     args = [
         "-m",
         "codegen",

@@ -1,4 +1,4 @@
-// //ops:aten_cpu's operators, statically dispatched (//tests/static_dispatch:aten_cpu):
+// //ops:aten's operators, statically dispatched (//tests/static_dispatch:aten):
 // the dispatcher API (Functions.h) computes what PyTorch does (tests/golden) and what
 // the static entry points compute, on cpu and meta tensors, through structured,
 // unstructured, composite and autogen kernels, with no dispatcher in the binary
@@ -7,9 +7,9 @@
 #include <tuple>
 #include <vector>
 
-#include "aten_cpu/CPUFunctions.h"
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/MetaFunctions.h"
+#include "aten/CPUFunctions.h"
+#include "aten/Functions.h"
+#include "aten/MetaFunctions.h"
 #include "tests/ops/op_test_util.h"
 
 namespace sops::optest {

@@ -1,6 +1,6 @@
-// The control of test_no_dispatcher_linked.py: //ops:aten_cpu, dispatched through the
+// The control of test_no_dispatcher_linked.py: //ops:aten, dispatched through the
 // dispatcher, linked the same way; its symbols must show the dispatcher.
-#include "aten_cpu/Functions.h"
+#include "aten/Functions.h"
 
 int main() {
   const sops::Tensor t = sops::empty({1});

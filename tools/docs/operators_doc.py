@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes docs/operators.md, the operators of //ops:aten_cpu, from ops/native_functions.yaml
+"""Writes docs/operators.md, the operators of //ops:aten, from ops/native_functions.yaml
 (the one list of them): each schema under its section of the yaml (the
 `# ---- <section>` comment lines), with how it is implemented and which kernels serve it.
 
@@ -69,7 +69,7 @@ def render(root: str) -> str:
         rows.setdefault(title, []).append(f"| `{f.name}` | {how(f)} | {kernels(f, by_name)} |")
     written = sum(1 for f in parsed.functions if not f.generated)
     out = [
-        "# The operators of `//ops:aten_cpu`",
+        "# The operators of `//ops:aten`",
         "",
         f"{len(parsed.functions)} schemas: {written} written in `{YAML}` and "
         f"{len(parsed.functions) - written} made by `autogen:`,",

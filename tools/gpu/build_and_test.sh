@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds //ops:aten_cpu with its CUDA backend, the CUDA tests and the CUDA benchmark with
+# Builds //ops:aten with its CUDA backend, the CUDA tests and the CUDA benchmark with
 # CMake (tools/gpu/CMakeLists.txt) from the working tree and .gpu_stage/ (tools/gpu/stage.sh),
 # then runs the tests and the benchmark. For the GPU machine, which has no Bazel; where no
 # GPU is, the tests skip their GPU cases. Four files go to $OUT (the device tool's folder
@@ -12,7 +12,7 @@ mkdir -p "$out"
 summary=$out/summary.txt
 : > "$summary"
 say() { echo "$@" | tee -a "$summary"; }
-if [[ ! -f .gpu_stage/ops/aten_cpu/Functions.h ]]; then
+if [[ ! -f .gpu_stage/ops/aten/Functions.h ]]; then
   echo "build_and_test.sh: no .gpu_stage here: run tools/gpu/stage.sh first (and carry .gpu_stage)" >&2
   exit 2
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stages what the GPU machine cannot make itself (it has nvcc, g++, CMake and ninja, but no
 # Bazel and no network; ../../../shared/ENVIRONMENT.md): the generated sources of
-# //ops:aten_cpu with its CUDA backend, and GoogleTest's sources, into .gpu_stage/
+# //ops:aten with its CUDA backend, and GoogleTest's sources, into .gpu_stage/
 # (ignored by git). The device tool then carries .gpu_stage beside the working tree and
 # tools/gpu/build_and_test.sh builds and runs the CUDA tests and benchmark there:
 #
@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 stage=.gpu_stage
 
-tools/bazel build --config=cuda //ops:aten_cpu
-generated=bazel-bin/ops/aten_cpu
+tools/bazel build --config=cuda //ops:aten
+generated=bazel-bin/ops/aten
 if [[ ! -f $generated/RegisterCUDA_0.cpp ]]; then
   echo "stage.sh: $generated has no RegisterCUDA_*.cpp: it was not generated under --config=cuda" >&2
   exit 1
@@ -34,8 +34,8 @@ if [[ -z $googletest ]]; then
 fi
 
 rm -rf "$stage"
-mkdir -p "$stage/ops/aten_cpu" "$stage/googletest"
-cp "$generated"/*.h "$generated"/*.cpp "$stage/ops/aten_cpu/"
+mkdir -p "$stage/ops/aten" "$stage/googletest"
+cp "$generated"/*.h "$generated"/*.cpp "$stage/ops/aten/"
 cp -R "$googletest/googletest/include" "$googletest/googletest/src" "$stage/googletest/"
 chmod -R u+w "$stage"
 echo "staged $(find "$stage" -type f | wc -l) files ($(du -sh "$stage" | cut -f1)) in $stage"

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/vec_math.h"
 

@@ -2,8 +2,8 @@
 // PyTorch's RangeFactories. The values are start + step * i computed in the
 // accumulation type and converted; the length and the value rules are every backend's
 // (ops/util/arange_utils.h).
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/arange_utils.h"
 

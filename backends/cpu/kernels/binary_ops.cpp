@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 
 namespace sops::aten::native {

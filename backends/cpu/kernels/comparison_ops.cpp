@@ -1,7 +1,7 @@
 // CPU kernels of the comparisons, the logical ops and where. Inputs are read as the
 // common dtype (comparisons) or as bool (logical ops); the bool result is converted to
 // the output's dtype as it is written.
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 
 namespace sops::aten::native {

@@ -1,5 +1,5 @@
 // copy_ (CompositeExplicitAutograd: cpu and meta) and fill_ (CPU and Meta kernels).
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/broadcast.h"
 

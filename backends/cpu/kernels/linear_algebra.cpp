@@ -5,7 +5,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
 #include "runtime/parallel.h"

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/nn_utils.h"
 #include "runtime/parallel.h"

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/pool_utils.h"
 #include "runtime/parallel.h"

@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/reduce_engine.h"
 #include "runtime/cpu_capability.h"

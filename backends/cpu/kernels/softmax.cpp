@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/parallel.h"
 #include "runtime/vec_math.h"

@@ -4,7 +4,7 @@
 // vectorized exp, log, tanh and pow differ from them in the last bits.
 #include <cmath>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/vec_math.h"
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/upsample_utils.h"
 

@@ -2,7 +2,7 @@
 // possible without copying (registered for CPU and Meta: it touches no data).
 #include <optional>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/view_utils.h"
 #include "runtime/small_vector.h"
 

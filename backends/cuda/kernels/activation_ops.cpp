@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/activation_kernels.h"
 #include "ops/util/scalar_checks.h"
 #include "runtime/tensor_iterator.h"

@@ -1,7 +1,7 @@
 // The CUDA launchers of add, sub, mul and div (binary_ops.cu), called by their
 // structured impls (binary_ops.cpp).
 //
-// The CUDA kernels of //ops:aten_cpu come in pairs of files per family: `<family>.cpp`,
+// The CUDA kernels of //ops:aten come in pairs of files per family: `<family>.cpp`,
 // compiled by the C++ compiler against the generated headers, holds the structured impls
 // and kernels the yaml names (`CUDA: add_out_cuda`); `<family>.cu`, compiled by nvcc,
 // holds the launchers they call, declared in `<family>_kernels.h` with runtime types only.

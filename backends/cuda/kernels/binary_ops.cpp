@@ -3,7 +3,7 @@
 #include <optional>
 #include <string_view>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/binary_kernels.h"
 #include "ops/util/scalar_checks.h"
 

@@ -1,7 +1,7 @@
 // The CUDA impls of the comparisons (eq, ne, lt, le, gt, ge), the logical ops
 // (logical_not, logical_and, logical_or) and where.self: the meta functions (shared with
 // the CPU) built the iterator; the launchers (comparison_ops.cu) run it.
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/comparison_kernels.h"
 
 namespace sops::aten::native {

@@ -6,8 +6,8 @@
 // with one cudaMemcpy, and scattered into the destination's strides on its side when
 // they are not contiguous. Copies are synchronous (non_blocking is a hint PyTorch may
 // ignore too).
-#include "aten_cpu/Functions.h"
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/Functions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/copy_fill_kernels.h"
 #include "backends/cuda/runtime/cuda_backend.h"
 #include "ops/util/scalar_checks.h"

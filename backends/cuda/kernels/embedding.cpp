@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/embedding_kernels.h"
 #include "ops/util/nn_utils.h"
 

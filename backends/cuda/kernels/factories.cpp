@@ -1,6 +1,6 @@
 // empty.memory_format for CUDA (`CUDA: empty_cuda`): memory from the caching allocator
 // the CUDA backend registered (cuda_backend.h), on the requested device or the current.
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "ops/util/empty_utils.h"
 
 namespace sops::aten::native {

@@ -10,7 +10,7 @@
 // as on the CPU.
 #include <string_view>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/copy_fill_kernels.h"
 #include "backends/cuda/kernels/linear_algebra_kernels.h"
 #include "ops/util/scalar_checks.h"

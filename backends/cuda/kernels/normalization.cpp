@@ -11,7 +11,7 @@
 #include <optional>
 #include <tuple>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/normalization_kernels.h"
 #include "ops/util/nn_utils.h"
 #include "ops/util/scalar_checks.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/pooling_kernels.h"
 #include "ops/util/pool_utils.h"
 #include "ops/util/scalar_checks.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/reduce_kernels.h"
 #include "ops/util/op_utils.h"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/softmax_kernels.h"
 #include "ops/util/op_utils.h"
 #include "ops/util/scalar_checks.h"

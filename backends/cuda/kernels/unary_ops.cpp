@@ -1,7 +1,7 @@
 // The CUDA impls of the element-wise unary math operators (the yaml's "unary math"
 // section): the meta functions (shared with the CPU) built the iterator; the impls make the CPU
 // kernels' checks and choices on the host and the launchers (unary_ops.cu) compute.
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/unary_kernels.h"
 #include "ops/util/scalar_checks.h"
 #include "runtime/type_promotion.h"

@@ -3,7 +3,7 @@
 // launcher (upsample.cu).
 #include <optional>
 
-#include "aten_cpu/NativeFunctions.h"
+#include "aten/NativeFunctions.h"
 #include "backends/cuda/kernels/upsample_kernels.h"
 #include "ops/util/scalar_checks.h"
 #include "ops/util/upsample_utils.h"
