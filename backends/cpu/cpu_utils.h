@@ -26,10 +26,8 @@
 
 namespace sops::aten::cpu_util {
 
-// The runtime's byte copies and dense layouts (runtime/strided_copy.h, transpose_copy.h).
+// The runtime's byte copies (runtime/strided_copy.h, transpose_copy.h).
 using sops::cpu::copy_same_dtype;
-using sops::cpu::infer_dense_strides;
-using sops::cpu::is_non_overlapping_and_dense;
 using sops::cpu::try_transpose_copy;
 
 // Scalar conversions and dtype errors every backend's kernels share

@@ -3,35 +3,10 @@
 // zeros, zeros.out, zeros_like, ones, ones.out and ones_like.
 #include "aten/Functions.h"
 #include "aten/NativeFunctions.h"
+#include "ops/util/op_utils.h"
 #include "ops/util/scalar_checks.h"
-#include "runtime/strided_copy.h"
 
 namespace sops::aten::native {
-namespace {
-
-void check_sizes_nonnegative(IntArrayRef size) {
-  for (const int64_t s : size) {
-    SOPS_CHECK_ARG(s >= 0, "size", "zeros: Dimension size must be non-negative.");
-  }
-}
-
-}  // namespace
-
-Tensor zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-             std::optional<Device> device, std::optional<bool> pin_memory) {
-  check_sizes_nonnegative(size);
-  Tensor result = sops::aten::empty(size, dtype, layout, device, pin_memory, std::nullopt);
-  sops::aten::fill_(result, 0);
-  return result;
-}
-
-Tensor& zeros_out(IntArrayRef size, Tensor& out) {
-  check_sizes_nonnegative(size);
-  out.resize_(size);
-  sops::aten::fill_(out, 0);
-  return out;
-}
-
 namespace {
 
 void check_like_options(std::optional<Layout> layout, std::optional<bool> pin_memory) {
@@ -39,6 +14,14 @@ void check_like_options(std::optional<Layout> layout, std::optional<bool> pin_me
                  "only strided tensors are supported, got layout ", *layout);
   SOPS_CHECK_ARG(!pin_memory.value_or(false), "pin_memory",
                  "Need to provide pin_memory allocator to use pin memory.");
+}
+
+// Negative sizes, refused in PyTorch's words: zeros and zeros.out say it one way, full.out
+// (and empty, through make_empty) another.
+void check_sizes_nonnegative(IntArrayRef size) {
+  for (const int64_t s : size) {
+    SOPS_CHECK_ARG(s >= 0, "size", "zeros: Dimension size must be non-negative.");
+  }
 }
 
 void check_sizes(IntArrayRef size) {
@@ -58,6 +41,21 @@ ScalarType full_dtype(const Scalar& fill_value) {
 
 }  // namespace
 
+Tensor zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+             std::optional<Device> device, std::optional<bool> pin_memory) {
+  check_sizes_nonnegative(size);
+  Tensor result = sops::aten::empty(size, dtype, layout, device, pin_memory, std::nullopt);
+  sops::aten::fill_(result, 0);
+  return result;
+}
+
+Tensor& zeros_out(IntArrayRef size, Tensor& out) {
+  check_sizes_nonnegative(size);
+  out.resize_(size);
+  sops::aten::fill_(out, 0);
+  return out;
+}
+
 // A new tensor of self's sizes, on `device` (default: self's; _to_copy across devices
 // passes another). memory_format preserve (the default): self's strides when they are
 // dense and non-overlapping, else dense strides in the same dimension order.
@@ -71,9 +69,9 @@ Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::opti
   if (format != MemoryFormat::Preserve) {
     return sops::aten::empty(self.sizes(), type, std::nullopt, target, std::nullopt, format);
   }
-  const DimVector strides = sops::cpu::is_non_overlapping_and_dense(self)
+  const DimVector strides = ops_util::is_non_overlapping_and_dense(self)
                                 ? DimVector(self.strides())
-                                : sops::cpu::infer_dense_strides(self);
+                                : ops_util::infer_dense_strides(self);
   return sops::empty_strided(self.sizes(), strides, TensorOptions(type).device(target));
 }
 

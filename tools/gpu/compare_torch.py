@@ -15,6 +15,9 @@ import sys
 
 import torch
 
+# cuda_bench's sizes: 16M-element vectors (64 MB of float32) and 4096 x 4096 matrices.
+N, M = 16 << 20, 4096
+
 
 def _median_us(fn, rounds=11, calls=20):
     for _ in range(3):
@@ -40,7 +43,7 @@ def _rows():
     def full(*sizes, value):
         return torch.full(sizes, value, dtype=torch.float32, device=cuda)
 
-    n, m = 16 << 20, 4096
+    n, m = N, M
     a, b, out = full(n, value=1.0), full(n, value=2.0), full(n, value=0.0)
     x, y, z = full(m, m, value=0.5), full(m, m, value=0.25), full(m, m, value=0.0)
     rows = full(m, value=0.0)
@@ -76,9 +79,8 @@ def main(argv):
     rows = _rows()
     print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, float32, TF32 off")
     median, _, _ = _median_us(rows["copy_64MB"][0])
-    print(
-        f"ceiling: PyTorch's 64 MB device-to-device copy {2 * (16 << 22) / median / 1e3:.0f} GB/s"
-    )
+    moved = 2 * N * 4  # bytes read and written
+    print(f"ceiling: PyTorch's 64 MB device-to-device copy {moved / median / 1e3:.0f} GB/s")
     print(f"{'row':16} {'ours us':>10} {'torch us':>10} {'ours rate':>17} {'x torch':>8}")
     for name, (our_us, unit, rate) in ours.items():
         fn, calls = rows[name]
