@@ -5,9 +5,10 @@
 
 Builds the target, then adds `aten::erf` as a library author would (its three schemas
 in ops/native_functions.yaml, its meta function in ops/meta/unary_ops.cpp, its CPU
-kernel in backends/cpu/kernels/unary_ops.cpp), builds again with Bazel's --explain and
+kernel in backends/cpu/kernels/unary_ops.cpp, and the operator list rewritten by the
+command the build names, ops/operators.bzl), builds again with Bazel's --explain and
 prints the places and lines written by hand and the actions Bazel ran, by kind (the
-compiled files named), then puts the three files back. Needs a clean checkout of those
+compiled files named), then puts the four files back. Needs a clean checkout of those
 files. This is a measurement, not a test: it asserts nothing.
 """
 
@@ -59,6 +60,12 @@ EDITS = [
 ]
 
 
+# The command that rewrites the operator list (what the build's error names).
+UPDATE_LIST = ["run", "//codegen:opgen", "--", "operators", "ops/native_functions.yaml"]
+UPDATE_LIST += ["--write", "ops/operators.bzl"]
+WRITTEN_BY_COMMAND = ["ops/operators.bzl"]
+
+
 def bazel_build(target: str, *flags: str) -> str:
     run = subprocess.run([BAZEL, "build", target, *flags], cwd=ROOT, capture_output=True, text=True)
     if run.returncode != 0:
@@ -70,7 +77,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--target", default="//ops:aten")
     args = p.parse_args()
-    paths = [e[0] for e in EDITS]
+    paths = [e[0] for e in EDITS] + WRITTEN_BY_COMMAND
     dirty = subprocess.run(["git", "diff", "--quiet", "--", *paths], cwd=ROOT).returncode
     if dirty:
         sys.exit(f"add_operator_rebuild.py: {', '.join(paths)} have changes: commit or stash them")
@@ -89,6 +96,7 @@ def main() -> int:
             with open(full, "w", encoding="utf-8") as f:
                 f.write(text.replace(anchor, new, 1))
             lines += addition.count("\n")
+        subprocess.run([BAZEL, *UPDATE_LIST], cwd=ROOT, capture_output=True, check=True)
         stderr = bazel_build(args.target, f"--explain={explain}")
     finally:
         subprocess.run(["git", "checkout", "--", *paths], cwd=ROOT, check=True)
@@ -97,7 +105,7 @@ def main() -> int:
         actions = re.findall(r"Executing action '([^']+)'", f.read())
     kinds = collections.Counter(a.split(" ", 1)[0] for a in actions)
     compiled = sorted(a.split(" ", 1)[1] for a in actions if a.startswith("Compiling "))
-    print(f"by hand: {len(EDITS)} files, {lines} lines")
+    print(f"by hand: {len(EDITS)} files, {lines} lines; by a command: {' '.join(WRITTEN_BY_COMMAND)}")
     print(
         f"bazel: {processes[1] if processes else '?'} processes ({processes[2] if processes else ''})"
     )

@@ -3,11 +3,12 @@
 The Starlark rule (rules/private/codegen.bzl) declares its outputs from it, and the
 generator (codegen/dest/files.py reads this file's literal) writes and renders exactly
 these; nothing else lists generated files. Each row is a file name, with `{key}` for
-each static-entry-point key (the backends, then Meta) or `{family}` and `{shard}` for
-each registration family (the backends, Meta, Common, Composite) and shard, or
-`{shard}` alone for each shard; the
-template that renders it; the data it renders (a context of codegen/dest/files.py);
-and whether it is a header.
+each static-entry-point key (the backends, then Meta), `{family}` and `{shard}` for
+each registration family (the backends, Meta, Common, Composite) and shard, `{shard}`
+alone for each shard, or `{op}` for each operator's root name (rows made only for a
+library given its operator list: per-operator headers, which the aggregate headers
+then include); the template that renders it; the data it renders (a context of
+codegen/dest/files.py); and whether it is a header.
 """
 
 GENERATED_FILES = [
@@ -16,9 +17,12 @@ GENERATED_FILES = [
     {"name": "NativeMetaFunctions.h", "template": "NativeMetaFunctions.h.j2", "context": "metas", "header": True},
     {"name": "NativeFunctions.h", "template": "NativeFunctions.h.j2", "context": "natives", "header": True},
     {"name": "Functions.h", "template": "Functions.h.j2", "context": "functions", "header": True},
+    {"name": "ops/{op}.h", "template": "Functions.h.j2", "context": "functions", "header": True},
+    {"name": "ops/{op}_meta.h", "template": "NativeMetaFunctions.h.j2", "context": "metas", "header": True},
+    {"name": "ops/{op}_native.h", "template": "NativeFunctions.h.j2", "context": "natives", "header": True},
     {"name": "{key}Functions.h", "template": "Functions.h.j2", "context": "static_functions", "header": True},
     {"name": "Operators.cpp", "template": "Operators.cpp.j2", "context": "operators", "header": False},
-    {"name": "Functions.cpp", "template": "Functions.cpp.j2", "context": "functions", "header": False},
+    {"name": "Functions_{shard}.cpp", "template": "Functions.cpp.j2", "context": "functions", "header": False},
     {"name": "Register{family}_{shard}.cpp", "template": "Register.cpp.j2", "context": "register", "header": False},
     {"name": "UnboxingFunctions.h", "template": "UnboxingFunctions.h.j2", "context": "unboxing", "header": True},
     {"name": "UnboxingFunctions.cpp", "template": "UnboxingFunctions.cpp.j2", "context": "unboxing", "header": False},

@@ -273,6 +273,7 @@ class UnboxedOperator:
     """One operator's boxed kernel and its schema, as the templates write them."""
 
     full_name: str  # "aten::add.Tensor"
+    root: str  # its root name (NativeFunction.root): its shard and the header it calls through
     schema: str  # the schema's text
     function: str  # the wrapper's C++ name, in <ns>::unboxing
     n_arguments: int
@@ -329,6 +330,7 @@ def unboxed_operator(f: NativeFunction, namespace: str) -> UnboxedOperator:
     ]
     return UnboxedOperator(
         full_name=full_name,
+        root=f.root,
         schema=schema,
         function=function,
         n_arguments=len(flat),

@@ -42,18 +42,24 @@ class OutputFile:
     key: str | None = None  # a static-entry-point key
     family: str | None = None  # a registration family
     shard: int | None = None
+    op: str | None = None  # an operator's root name: one of its per-operator headers
 
 
 def register_families(backends: tuple[str, ...]) -> tuple[str, ...]:
     return backends + tuple(EXTRA_FAMILIES)
 
 
-def output_files(backends: tuple[str, ...], shards: int) -> list[OutputFile]:
-    """Every file of a library with these backends and shards, in table order."""
+def output_files(
+    backends: tuple[str, ...], shards: int, operators: tuple[str, ...] = ()
+) -> list[OutputFile]:
+    """Every file of a library with these backends and shards, in table order; with
+    `operators` (root names), their per-operator headers too."""
     result = []
     for row in GENERATED_FILES:
         common = (row["template"], row["context"], row["header"])
-        if "{key}" in row["name"]:
+        if "{op}" in row["name"]:
+            result += [OutputFile(row["name"].format(op=op), *common, op=op) for op in operators]
+        elif "{key}" in row["name"]:
             result += [
                 OutputFile(row["name"].format(key=k), *common, key=k) for k in backends + (META,)
             ]
@@ -72,8 +78,29 @@ def output_files(backends: tuple[str, ...], shards: int) -> list[OutputFile]:
     return result
 
 
-def output_names(backends: tuple[str, ...], shards: int) -> list[str]:
-    return [o.name for o in output_files(backends, shards)]
+def output_names(
+    backends: tuple[str, ...], shards: int, operators: tuple[str, ...] = ()
+) -> list[str]:
+    return [o.name for o in output_files(backends, shards, operators)]
+
+
+# What a generated source includes to call an operator (its dispatcher API) or to name
+# its kernels and meta struct: the operator's own header, or the aggregate one when the
+# library has no per-operator headers.
+def api_header(lib: Library, root: str) -> str:
+    return f"ops/{root}.h" if lib.per_operator_headers else "Functions.h"
+
+
+def native_header(lib: Library, root: str) -> str:
+    return f"ops/{root}_native.h" if lib.per_operator_headers else "NativeFunctions.h"
+
+
+def _aggregate(lib: Library, out: OutputFile, suffix: str) -> list[str]:
+    """What an aggregate header (Functions.h, NativeFunctions.h, ...) includes: every
+    per-operator header of its kind, when the library has them."""
+    if not (lib.per_operator_headers and out.op is None and out.header):
+        return []
+    return [f"ops/{root}{suffix}.h" for root in lib.roots]
 
 
 def family_keys(family: str) -> tuple[str, ...]:
@@ -106,8 +133,11 @@ def operators_context(lib: Library, out: OutputFile) -> dict:
 
 
 def metas_context(lib: Library, out: OutputFile) -> dict:
+    op_headers = _aggregate(lib, out, "_meta")
     metas = []
-    for g in lib.structured_groups:
+    for g in [] if op_headers else lib.structured_groups:
+        if out.op is not None and g.out.root != out.op:
+            continue
         decl = structured.meta_declaration(g)
         pre = g.out.precomputed
         metas.append(
@@ -120,7 +150,15 @@ def metas_context(lib: Library, out: OutputFile) -> dict:
                 "replaced": ", ".join(name for name, _ in pre.replace) if pre is not None else "",
             }
         )
-    return {"metas": metas}
+    empty = out.op is not None and not metas
+    return {
+        "metas": metas,
+        "op_headers": op_headers,
+        "note": f"{out.op} has no structured kernel, so no meta struct: this header is here "
+        "for every operator alike."
+        if empty
+        else None,
+    }
 
 
 def _qualified(parent: str) -> str:
@@ -129,7 +167,52 @@ def _qualified(parent: str) -> str:
 
 
 def natives_context(lib: Library, out: OutputFile) -> dict:
-    # namespace -> (C++ name, parameter types) -> declaration
+    op_headers = _aggregate(lib, out, "_native")
+    if op_headers:
+        return {"natives": [], "includes": op_headers}
+    by_ns = _native_declarations(lib)
+    includes = ["NativeMetaFunctions.h"] if out.op is None else [f"ops/{out.op}_meta.h"]
+    if out.op is not None:
+        # An operator's header declares the kernels it owns: those no operator with a
+        # smaller root name shares; the others come from their owner's header.
+        includes += sorted(
+            {
+                f"ops/{min(d['roots'])}_native.h"
+                for decls in by_ns.values()
+                for d in decls.values()
+                if out.op in d["roots"] and min(d["roots"]) != out.op
+            }
+        )
+        by_ns = {
+            ns: {sig: d for sig, d in decls.items() if min(d["roots"]) == out.op}
+            for ns, decls in by_ns.items()
+        }
+    natives = []
+    for ns in sorted(by_ns):
+        if not by_ns[ns]:
+            continue
+        decls = [
+            dict(d, dispatch_keys=", ".join(d["keys_list"])) for _, d in sorted(by_ns[ns].items())
+        ]
+        # Kernels the yaml places outside the library's namespace (`CPU: my::k`) see the
+        # runtime's types through using-declarations of their own.
+        inside = ns == lib.namespace or ns.startswith(lib.namespace + "::")
+        natives.append(
+            {"namespace": ns, "decls": decls, "runtime_types": () if inside else RUNTIME_TYPES}
+        )
+    return {"natives": natives, "includes": includes}
+
+
+def _native_declarations(lib: Library) -> dict[str, dict[tuple[str, tuple[str, ...]], dict]]:
+    """namespace -> (C++ name, parameter types) -> the declaration of a kernel, with the
+    root names of the operators that share it (`roots`); computed once per library."""
+    cached = lib.derived.get("native_declarations")
+    if cached is None:
+        cached = lib.derived["native_declarations"] = _compute_native_declarations(lib)
+    return cached
+
+
+def _compute_native_declarations(lib: Library) -> dict[str, dict[tuple[str, tuple[str, ...]], dict]]:
     by_ns: dict[str, dict[tuple[str, tuple[str, ...]], dict]] = {}
     for g in lib.structured_groups:
         for key, m in sorted(g.out.dispatch.items()):
@@ -143,9 +226,11 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
                         "params": ", ".join(b.decl() for b in structured.impl_arguments(g)),
                         "ops": g.out.key,
                         "keys_list": [],
+                        "roots": set(),
                     },
                 )
                 decl["keys_list"].append(key)
+                decl["roots"].add(g.out.root)
     for w in lib.wrappers:
         # Structured kernels are declared above; autogen ones are generated.
         if not isinstance(w.body, KernelWrapper):
@@ -162,21 +247,12 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
                 "declaration": native.declaration(w.function, name),
                 "ops": w.op,
                 "keys_list": [],
+                "roots": set(),
             },
         )
         decl["keys_list"].append(w.key)
-    natives = []
-    for ns in sorted(by_ns):
-        decls = [
-            dict(d, dispatch_keys=", ".join(d["keys_list"])) for _, d in sorted(by_ns[ns].items())
-        ]
-        # Kernels the yaml places outside the library's namespace (`CPU: my::k`) see the
-        # runtime's types through using-declarations of their own.
-        inside = ns == lib.namespace or ns.startswith(lib.namespace + "::")
-        natives.append(
-            {"namespace": ns, "decls": decls, "runtime_types": () if inside else RUNTIME_TYPES}
-        )
-    return {"natives": natives}
+        decl["roots"].add(w.function.root)
+    return by_ns
 
 
 @dataclass(frozen=True)
@@ -239,20 +315,33 @@ def _static_entries(w) -> list[FunctionEntry]:
 
 
 def _api_functions(lib: Library, out: OutputFile) -> list[NativeFunction]:
-    """The functions of the dispatcher API in `out`, by key: a header declares all, a
-    source defines the selected ones."""
-    return sorted(lib.functions if out.header else lib.needed_functions, key=lambda f: f.key)
+    """The functions of the dispatcher API in `out`, by key: a header declares all (an
+    operator's header, its own), a source defines the selected ones of its shard."""
+    if out.header:
+        chosen = [f for f in lib.functions if out.op is None or f.root == out.op]
+    else:
+        chosen = [f for f in lib.needed_functions if lib.shard_of(f) == out.shard]
+    return sorted(chosen, key=lambda f: f.key)
+
+
+def _api_includes(lib: Library, functions: list[NativeFunction]) -> list[str]:
+    return sorted({api_header(lib, f.root) for f in functions})
 
 
 def functions_context(lib: Library, out: OutputFile) -> dict:
-    if lib.static_dispatch:
+    op_headers = _aggregate(lib, out, "")
+    if lib.static_dispatch and not op_headers:
         return _static_dispatch_functions_context(lib, out)
-    functions = [e for f in _api_functions(lib, out) for e in _cpp_function_entries(f)]
+    chosen = [] if op_headers else _api_functions(lib, out)
     return {
-        "functions": functions,
+        "functions": [e for f in chosen for e in _cpp_function_entries(f)],
+        "op_headers": op_headers,
+        "includes": _api_includes(lib, chosen),
         "namespace_suffix": "",
         "static_dispatch": False,
-        "title": "The dispatcher API: one function per operator (out= ones twice).",
+        "title": "The dispatcher API: one function per operator (out= ones twice)."
+        if out.op is None
+        else f"The dispatcher API of {out.op}: one function per overload (out= ones twice).",
     }
 
 
@@ -311,8 +400,10 @@ def _static_dispatch_functions_context(lib: Library, out: OutputFile) -> dict:
         "switches": switches,
         "namespace_suffix": "",
         "static_dispatch": True,
-        "includes": [f"{k}Functions.h" for k in lib.static_keys],
+        "includes": _api_includes(lib, _api_functions(lib, out))
+        + [f"{k}Functions.h" for k in lib.static_keys],
         "declarations": [(k, k.lower(), declared[k]) for k in sorted(declared)],
+        "op_headers": [],
         "title": "The dispatcher API, statically dispatched: one function per operator (out= ones twice).",
     }
 
@@ -322,6 +413,7 @@ def static_functions_context(lib: Library, out: OutputFile) -> dict:
     functions = [e for w in lib.wrappers if w.key == out.key for e in _static_entries(w)]
     return {
         "functions": functions,
+        "op_headers": [],
         "namespace_suffix": "::" + out.key.lower(),
         "title": f"Static entry points of the {out.key} kernels: they bypass the dispatcher.",
     }
@@ -332,7 +424,8 @@ def register_context(lib: Library, out: OutputFile) -> dict:
     assert family is not None and out.shard is not None  # a register file is per family and shard
     wrappers = lib.wrappers_for(family_keys(family), out.shard)
     static = []
-    includes = ["NativeFunctions.h", "Functions.h"]
+    roots = {w.function.root for w in wrappers}
+    includes = sorted({native_header(lib, r) for r in roots} | {api_header(lib, r) for r in roots})
     if family in lib.static_keys:
         entries = [e for w in wrappers for e in _static_entries(w)]
         static = [(family.lower(), entries)] if entries else []
@@ -342,6 +435,9 @@ def register_context(lib: Library, out: OutputFile) -> dict:
             entries = [e for w in wrappers if w.key == key for e in _static_entries(w)]
             static += [(key.lower(), entries)] if entries else []
     autogen = any(w.kind.startswith("autogen") for w in wrappers)
+    if autogen and lib.static_dispatch and lib.copy_function is not None:
+        copy_header = api_header(lib, lib.copy_function.root)
+        includes += [] if copy_header in includes else [copy_header]
     return {
         "wrappers": wrappers,
         "static_entry_points": static,
@@ -365,8 +461,14 @@ def unboxing_context(lib: Library, out: OutputFile) -> dict:
         boxed = [op for op in boxed if op.full_name in registered]
         skipped = [(op, why) for op, why in skipped if op in lib.selection.registered]
     if out.shard is not None:
-        boxed = [op for op in boxed if lib.shard_of_name(op.full_name) == out.shard]
-    return {"operators": boxed, "skipped": skipped, "shards": lib.shards, "shard": out.shard}
+        boxed = [op for op in boxed if lib.shard_of_root(op.root) == out.shard]
+    return {
+        "operators": boxed,
+        "skipped": skipped,
+        "shards": lib.shards,
+        "shard": out.shard,
+        "includes": sorted({api_header(lib, op.root) for op in boxed}),
+    }
 
 
 def _autogen_copy(lib: Library) -> dict:

@@ -230,10 +230,14 @@ class Library:
     # Headers declare every operator (hand-written kernels include them); the sources
     # define and register only the selection.
     selection: Selection | None = None
+    # Whether the library has per-operator headers (ops/<root>.h, ..._native.h,
+    # ..._meta.h): its sources then include only their operators' headers.
+    per_operator_headers: bool = False
 
     def __post_init__(self) -> None:
         self._group_of = {id(f): g for g in self.groups for f in g.functions()}
-        self._shard_of_key: dict[str, int] = {}
+        self._shard_of_root: dict[str, int] = {}
+        self.derived: dict[str, object] = {}  # what the emitters compute once per library
         self._by_key_and_shard: dict[tuple[str, int], list[Wrapper]] | None = None
         self._keys_of_op: dict[str, set[str]] | None = None
 
@@ -281,18 +285,24 @@ class Library:
     def group_of(self, f: NativeFunction) -> NativeFunctionsGroup | None:
         return self._group_of.get(id(f))
 
-    def shard_of(self, wrapper: Wrapper) -> int:
-        """A stable shard for a wrapper: by the sha1 of its operator's group, not hash()."""
-        group = self.group_of(wrapper.function)
-        key = group.key if group is not None else wrapper.op
-        shard = self._shard_of_key.get(key)
+    def shard_of(self, f: NativeFunction) -> int:
+        """f's shard: by the sha1 of its root name (not hash()), so that an operator's
+        overloads and variants share a shard, and adding one changes one shard's files."""
+        return self.shard_of_root(f.root)
+
+    def shard_of_root(self, root: str) -> int:
+        shard = self._shard_of_root.get(root)
         if shard is None:
-            shard = self._shard_of_key[key] = self.shard_of_name(key)
+            shard = self._shard_of_root[root] = (
+                int(hashlib.sha1(root.encode()).hexdigest(), 16) % self.shards
+            )
         return shard
 
-    def shard_of_name(self, name: str) -> int:
-        """A stable shard for an operator's name (sha1, not hash())."""
-        return int(hashlib.sha1(name.encode()).hexdigest(), 16) % self.shards
+    @functools.cached_property
+    def roots(self) -> list[str]:
+        """The root names of the operators (NativeFunction.root), sorted: one set of
+        per-operator headers each."""
+        return sorted({f.root for f in self.functions})
 
     @functools.cached_property
     def copy_function(self) -> NativeFunction | None:
@@ -317,7 +327,7 @@ class Library:
             for w in self.wrappers:
                 if not self.needs(w.function):
                     continue
-                self._by_key_and_shard.setdefault((w.key, self.shard_of(w)), []).append(w)
+                self._by_key_and_shard.setdefault((w.key, self.shard_of(w.function)), []).append(w)
         found = [w for k in keys for w in self._by_key_and_shard.get((k, shard), ())]
         return found if len(keys) == 1 else sorted(found, key=lambda w: (w.op, w.key))
 

@@ -54,6 +54,7 @@ class Renderer:
             out.key,
             out.family,
             out.shard,
+            out.op,
             out.header and self.lib.selection is not None,
         )
         context = self._contexts.get(key)

@@ -24,7 +24,7 @@ def _units(outputs: list[files.OutputFile]) -> list[list[files.OutputFile]]:
     unboxing files all in one group, as their contexts share one computation."""
     groups: dict[tuple, list[files.OutputFile]] = {}
     for o in outputs:
-        key = (o.context,) if o.context == "unboxing" else (o.context, o.key, o.family, o.shard)
+        key = (o.context,) if o.context == "unboxing" else (o.context, o.key, o.family, o.shard, o.op)
         groups.setdefault(key, []).append(o)
     return list(groups.values())
 
@@ -87,7 +87,8 @@ def write_library(
     renderer: Renderer, outputs: list[files.OutputFile], directory: str, jobs: int | None = None
 ) -> None:
     """Render every file of `outputs` into `directory`; raises if any cannot be."""
-    os.makedirs(directory, exist_ok=True)
+    for sub in sorted({os.path.dirname(o.name) for o in outputs}):  # "" and "ops"
+        os.makedirs(os.path.join(directory, sub), exist_ok=True)
     units = _units(outputs)
     if jobs is None:
         jobs = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from codegen.diagnostics import Position
 from codegen.model.dispatch import COMPOSITE_IMPLICIT, BackendMetadata
-from codegen.model.schema import Argument, FunctionSchema, OperatorName
+from codegen.model.schema import DEFAULT_NAMESPACE, Argument, FunctionSchema, OperatorName
 from codegen.yaml_loader import MappingNode, Node, ScalarNode, position, text_column
 
 # Every key an entry may have, with a one-line description for hints.
@@ -161,6 +161,15 @@ class NativeFunction:
     @property
     def namespace(self) -> str:
         return self.func.name.effective_namespace
+
+    @functools.cached_property
+    def root(self) -> str:
+        """The operator's root name, shared by its overloads and its inplace, out= and
+        functional variants (`add` of add.Tensor, add_.Scalar, add.out): what names its
+        per-operator headers and picks its shard. Namespaced unless aten (`my_soft_clip`)."""
+        base = self.func.name.name.base
+        ns = self.func.name.namespace
+        return base if not ns or ns == DEFAULT_NAMESPACE else f"{ns}_{base}"
 
     @property
     def part_of_structured_group(self) -> bool:

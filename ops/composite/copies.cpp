@@ -4,8 +4,10 @@
 // converting copy. On meta tensors only the result's metadata is made. A tensor of
 // another device, or a copy to one (_to_copy's device), is filled by copy_, which
 // dispatches to that device's kernel.
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_to_copy_native.h"
+#include "aten/ops/clone_native.h"
+#include "aten/ops/copy.h"
+#include "aten/ops/empty_like.h"
 #include "runtime/strided_copy.h"
 
 namespace sops::aten::native {

@@ -1,8 +1,17 @@
 // The factory composites (CompositeExplicitAutograd), over empty / empty_strided and
 // fill_, so they serve every backend: empty_like, full, full.out, full_like, scalar_tensor,
 // zeros, zeros.out, zeros_like, ones, ones.out and ones_like.
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/empty.h"
+#include "aten/ops/empty_like.h"
+#include "aten/ops/empty_like_native.h"
+#include "aten/ops/fill.h"
+#include "aten/ops/full_like_native.h"
+#include "aten/ops/full_native.h"
+#include "aten/ops/ones_like_native.h"
+#include "aten/ops/ones_native.h"
+#include "aten/ops/scalar_tensor_native.h"
+#include "aten/ops/zeros_like_native.h"
+#include "aten/ops/zeros_native.h"
 #include "ops/util/op_utils.h"
 #include "ops/util/scalar_checks.h"
 

@@ -4,8 +4,11 @@
 // byte-copied on the cpu (rows memcpy'd where both are dense), by copy_ on another device
 // (its backend's kernel). PyTorch's rules: all amounts <= 0 give a cropped copy (clone);
 // a dimension cropped below zero is an error.
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/clone.h"
+#include "aten/ops/constant_pad_nd_native.h"
+#include "aten/ops/copy.h"
+#include "aten/ops/empty.h"
+#include "aten/ops/fill.h"
 #include "ops/util/op_utils.h"
 #include "ops/util/scalar_checks.h"
 #include "runtime/strided_copy.h"

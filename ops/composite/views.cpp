@@ -1,6 +1,6 @@
 // permute: a view with the dimensions reordered (CompositeExplicitAutograd: works on
 // every device, since it only rearranges sizes and strides).
-#include "aten/NativeFunctions.h"
+#include "aten/ops/permute_native.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::native {

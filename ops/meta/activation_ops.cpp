@@ -5,7 +5,13 @@
 #include <optional>
 #include <string_view>
 
-#include "aten/NativeMetaFunctions.h"
+#include "aten/ops/clamp_meta.h"
+#include "aten/ops/gelu_meta.h"
+#include "aten/ops/hardsigmoid_meta.h"
+#include "aten/ops/hardswish_meta.h"
+#include "aten/ops/hardtanh_meta.h"
+#include "aten/ops/leaky_relu_meta.h"
+#include "aten/ops/silu_meta.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 

@@ -3,7 +3,10 @@
 #include <optional>
 #include <string_view>
 
-#include "aten/NativeMetaFunctions.h"
+#include "aten/ops/add_meta.h"
+#include "aten/ops/div_meta.h"
+#include "aten/ops/mul_meta.h"
+#include "aten/ops/sub_meta.h"
 #include "runtime/scalar_type.h"
 
 namespace sops::aten::meta {

@@ -1,5 +1,5 @@
 // Meta function of cat (structured, with precomputed dim and first valid tensor).
-#include "aten/NativeMetaFunctions.h"
+#include "aten/ops/cat_meta.h"
 #include "ops/util/cat_utils.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"

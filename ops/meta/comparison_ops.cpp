@@ -2,7 +2,16 @@
 // (logical_not, logical_and, logical_or) and where.self (structured_inherits:
 // TensorIteratorBase). A new result is bool (where: result_type(self, other)); a given
 // out= or inplace self keeps its dtype and receives the result converted.
-#include "aten/NativeMetaFunctions.h"
+#include "aten/ops/eq_meta.h"
+#include "aten/ops/ge_meta.h"
+#include "aten/ops/gt_meta.h"
+#include "aten/ops/le_meta.h"
+#include "aten/ops/logical_and_meta.h"
+#include "aten/ops/logical_not_meta.h"
+#include "aten/ops/logical_or_meta.h"
+#include "aten/ops/lt_meta.h"
+#include "aten/ops/ne_meta.h"
+#include "aten/ops/where_meta.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 

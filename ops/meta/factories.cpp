@@ -1,5 +1,5 @@
 // empty.memory_format's Meta kernel: a tensor with sizes, strides and dtype and no memory.
-#include "aten/NativeFunctions.h"
+#include "aten/ops/empty_native.h"
 #include "ops/util/empty_utils.h"
 
 namespace sops::aten::native {

@@ -1,6 +1,15 @@
 // Meta functions of mm, bmm and addmm, and linear, a composite over them.
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/add.h"
+#include "aten/ops/addmm.h"
+#include "aten/ops/addmm_meta.h"
+#include "aten/ops/bmm_meta.h"
+#include "aten/ops/copy.h"
+#include "aten/ops/empty.h"
+#include "aten/ops/linear_native.h"
+#include "aten/ops/mm.h"
+#include "aten/ops/mm_meta.h"
+#include "aten/ops/permute.h"
+#include "aten/ops/view.h"
 #include "ops/util/op_utils.h"
 #include "runtime/memory_overlap.h"
 

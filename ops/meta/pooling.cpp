@@ -1,8 +1,10 @@
 // Meta functions of max_pool2d_with_indices and avg_pool2d (structured), and
 // adaptive_avg_pool2d, a composite over _adaptive_avg_pool2d. The outputs keep a
 // channels-last input's layout, as PyTorch's do.
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_adaptive_avg_pool2d.h"
+#include "aten/ops/adaptive_avg_pool2d_native.h"
+#include "aten/ops/avg_pool2d_meta.h"
+#include "aten/ops/max_pool2d_with_indices_meta.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {

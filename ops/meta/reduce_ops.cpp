@@ -1,7 +1,12 @@
 // Meta functions of the reductions: sum.dim_IntList, mean.dim, amax, amin, argmax and
 // any.dim. Each computes the reduced shape (ops_util::reduced_shape) and PyTorch's result
 // dtype, and rejects what PyTorch rejects before any kernel runs.
-#include "aten/NativeMetaFunctions.h"
+#include "aten/ops/amax_meta.h"
+#include "aten/ops/amin_meta.h"
+#include "aten/ops/any_meta.h"
+#include "aten/ops/argmax_meta.h"
+#include "aten/ops/mean_meta.h"
+#include "aten/ops/sum_meta.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {

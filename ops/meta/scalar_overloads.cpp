@@ -6,8 +6,14 @@
 #include <optional>
 #include <string_view>
 
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/add.h"
+#include "aten/ops/add_native.h"
+#include "aten/ops/div.h"
+#include "aten/ops/div_native.h"
+#include "aten/ops/mul.h"
+#include "aten/ops/mul_native.h"
+#include "aten/ops/sub.h"
+#include "aten/ops/sub_native.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::native {

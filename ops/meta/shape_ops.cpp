@@ -7,8 +7,18 @@
 #include <optional>
 #include <vector>
 
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_unsafe_view_native.h"
+#include "aten/ops/alias_native.h"
+#include "aten/ops/clone.h"
+#include "aten/ops/expand_native.h"
+#include "aten/ops/reshape_native.h"
+#include "aten/ops/select_native.h"
+#include "aten/ops/slice_native.h"
+#include "aten/ops/split_native.h"
+#include "aten/ops/split_with_sizes_native.h"
+#include "aten/ops/squeeze_native.h"
+#include "aten/ops/unsqueeze_native.h"
+#include "aten/ops/view_native.h"
 #include "ops/util/op_utils.h"
 #include "ops/util/view_utils.h"
 

@@ -1,7 +1,8 @@
 // Meta functions of _softmax and _log_softmax (structured): the output has self's sizes,
 // contiguous, in self's dtype (float32 with half_to_float, which the CPU kernels refuse,
 // as PyTorch's do).
-#include "aten/NativeMetaFunctions.h"
+#include "aten/ops/_log_softmax_meta.h"
+#include "aten/ops/_softmax_meta.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {

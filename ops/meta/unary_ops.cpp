@@ -3,7 +3,15 @@
 // given out must have it), SOPS_UNARY_FLOAT_META computes in floating point (integral and
 // bool inputs give float32), pow.Tensor_Scalar promotes self with the exponent as a
 // Python number.
-#include "aten/NativeMetaFunctions.h"
+#include "aten/ops/abs_meta.h"
+#include "aten/ops/exp_meta.h"
+#include "aten/ops/log_meta.h"
+#include "aten/ops/neg_meta.h"
+#include "aten/ops/pow_meta.h"
+#include "aten/ops/rsqrt_meta.h"
+#include "aten/ops/sigmoid_meta.h"
+#include "aten/ops/sqrt_meta.h"
+#include "aten/ops/tanh_meta.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 

@@ -1,7 +1,9 @@
 // Meta functions of upsample_nearest1d/2d (the RFC's example), and their .vec
 // overloads, composites that turn output_size / scale_factors into the base call.
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/upsample_nearest1d.h"
+#include "aten/ops/upsample_nearest1d_native.h"
+#include "aten/ops/upsample_nearest2d.h"
+#include "aten/ops/upsample_nearest2d_native.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {

@@ -3,19 +3,22 @@
 load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
 load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
 
-def generated_files(backends, shards):
+def generated_files(backends, shards, operators = []):
     """Every generated file of a library, as codegen/outputs.bzl lists them.
 
     Args:
       backends: the library's backends (dispatch keys), e.g. ["CPU", "CUDA"].
       shards: how many shards each sharded family of sources has.
+      operators: the root names of its operators, for per-operator headers (or none).
 
     Returns:
       A list of (file name, whether it is a header).
     """
     result = []
     for row in GENERATED_FILES:
-        if "{key}" in row["name"]:
+        if "{op}" in row["name"]:
+            names = [row["name"].format(op = op) for op in operators]
+        elif "{key}" in row["name"]:
             names = [row["name"].format(key = k) for k in backends + ["Meta"]]
         elif "{family}" in row["name"]:
             names = [
@@ -30,8 +33,8 @@ def generated_files(backends, shards):
         result += [(n, row["header"]) for n in names]
     return result
 
-def generated_headers(backends):
-    return [n for n, header in generated_files(backends, 1) if header]
+def generated_headers(backends, operators = []):
+    return [n for n, header in generated_files(backends, 1, operators) if header]
 
 def generated_sources(backends, shards):
     return [n for n, header in generated_files(backends, shards) if not header]
@@ -64,6 +67,7 @@ StructuredOpsSourcesInfo = provider(
         "cpp_namespace": "string: the C++ namespace of the generated code.",
         "backends": "list of string: the backend keys whose kernels are registered.",
         "shards": "int: registration files per family of dispatch keys.",
+        "operators": "list of string: the root names of the operators with headers of their own (or none).",
     },
 )
 
@@ -73,7 +77,7 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     Args:
       ctx: the rule context making the action.
       info: a struct with StructuredOpsSourcesInfo's yaml, tags_yaml, library,
-        cpp_namespace, backends and shards.
+        cpp_namespace, backends, shards and operators.
       output_dir: where generate writes (None for check-kernels, which writes nothing).
       static_dispatch: whether the library is statically dispatched.
       command: `generate` or `check-kernels`.
@@ -95,6 +99,8 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     args.add("--include-prefix", info.library)
     args.add_joined("--backends", info.backends, join_with = ",")
     args.add("--shards", str(info.shards))
+    if info.operators and command == "generate":
+        args.add_joined("--operators", info.operators, join_with = ",")
     if output_dir:
         args.add("--output-dir", output_dir)
     if static_dispatch:
@@ -146,7 +152,7 @@ def _structured_ops_codegen_impl(ctx):
     def declare(names):
         return [ctx.actions.declare_file("%s/%s" % (ctx.attr.library, n)) for n in names]
 
-    headers = declare(generated_headers(ctx.attr.backends))
+    headers = declare(generated_headers(ctx.attr.backends, ctx.attr.operators))
     sources = declare(generated_sources(ctx.attr.backends, ctx.attr.shards))
     outputs = headers + sources
 
@@ -157,8 +163,9 @@ def _structured_ops_codegen_impl(ctx):
         cpp_namespace = ctx.attr.cpp_namespace,
         backends = ctx.attr.backends,
         shards = ctx.attr.shards,
+        operators = ctx.attr.operators,
     )
-    args, inputs = generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)
+    args, inputs = generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)  # Types.h
 
     run_generator(ctx, args, inputs, outputs, "Generating operators of %{label} from " + ctx.file.yaml.short_path)
 
@@ -187,6 +194,7 @@ def _structured_ops_codegen_impl(ctx):
             cpp_namespace = info.cpp_namespace,
             backends = info.backends,
             shards = info.shards,
+            operators = info.operators,
         ),
     ]
 
@@ -205,6 +213,12 @@ structured_ops_codegen = rule(
         "library": attr.string(
             mandatory = True,
             doc = "Directory (under this package's output) that receives the files; also the include prefix.",
+        ),
+        "operators": attr.string_list(
+            doc = "The root names of the yaml's operators (`opgen operators` writes the list): " +
+                  "each gets headers of its own (ops/<root>.h, ops/<root>_native.h, " +
+                  "ops/<root>_meta.h), and the generated sources include only theirs. " +
+                  "The generator fails when the list is not the yaml's.",
         ),
         "shards": attr.int(
             default = 1,

@@ -23,6 +23,7 @@ def structured_ops_library(
         cpp_namespace = None,
         tags_yaml = None,
         shards = 1,
+        operators = None,
         static_dispatch = False,
         selected_ops = None,
         check_kernels = True,
@@ -76,6 +77,14 @@ def structured_ops_library(
       cpp_namespace: C++ namespace of the generated code; defaults to `name`.
       tags_yaml: label of the tags.yaml that `tags:` entries must come from.
       shards: registration files per family of dispatch keys.
+      operators: None, or the root names of the yaml's operators (a list the command
+        `tools/bazel run //codegen:opgen -- operators YAML --write LIST.bzl` writes, loaded
+        from that .bzl). Each operator then gets headers of its own:
+        `<name>/ops/<root>.h` (its dispatcher API), `<name>/ops/<root>_native.h` (its
+        kernels) and `<name>/ops/<root>_meta.h` (its meta struct), which the aggregate
+        headers include. A kernel that includes only its operators' headers, like every
+        generated source, is not recompiled when another operator is added. The build
+        fails, at the yaml line, when the list is not the yaml's operators.
       static_dispatch: register nothing with the dispatcher. `<name>/Functions.h`'s
         functions then pick the backend of their arguments as the dispatcher would (the
         device of the tensors, else of TensorOptions/Device arguments, else CPU; tensors
@@ -124,6 +133,7 @@ def structured_ops_library(
         library = name,
         backends = codegen_backends,
         shards = shards,
+        operators = operators or [],
         static_dispatch = static_dispatch,
         cpp_namespace = cpp_namespace or name,
         visibility = visibility,
@@ -206,6 +216,7 @@ def structured_ops_library(
             name = target,
             srcs = [":%s_backend_%s" % (name, key)],
             alwayslink = not static_dispatch,
+            linkstatic = True,  # linked into programs whole: no shared library of its own
             deps = [":" + kernels],
             visibility = visibility,
             **backend_kwargs
@@ -232,7 +243,9 @@ def structured_ops_library(
         srcs = sources,
         # Kernels register themselves from static initializers: keep every object. With
         # static dispatch nothing registers, and what is called is linked as it is used.
+        # Static only: a program links it, no shared library of it is made.
         alwayslink = not static_dispatch,
+        linkstatic = True,
         deps = [":" + kernels] + backend_targets + checks,
         visibility = visibility,
         **kwargs

@@ -5,13 +5,18 @@ load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_c
 load("@rules_cc//cc:defs.bzl", "CcInfo")
 
 def _kernel_symbols_impl(ctx):
-    # The static archives of everything the kernels link (their deps included: kernels
-    # may live there), and the shared libraries that come without an archive.
+    # The objects of everything the kernels link (their deps included: kernels may live
+    # there), read directly so that no archive is made for this (adding a kernel then
+    # re-archives nothing); the static archives of libraries that come without their
+    # objects (precompiled ones), and the shared libraries that come without either.
     archives, shared = [], []
     for linker_input in ctx.attr.kernels[CcInfo].linking_context.linker_inputs.to_list():
         for lib in linker_input.libraries:
+            objects = lib.pic_objects or lib.objects
             archive = lib.static_library or lib.pic_static_library
-            if archive:
+            if objects:
+                archives.extend(objects)
+            elif archive:
                 archives.append(archive)
             elif lib.dynamic_library:
                 shared.append(lib.dynamic_library)

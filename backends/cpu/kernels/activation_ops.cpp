@@ -13,7 +13,14 @@
 #include <string_view>
 #include <type_traits>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/clamp_native.h"
+#include "aten/ops/gelu_native.h"
+#include "aten/ops/hardsigmoid_native.h"
+#include "aten/ops/hardswish_native.h"
+#include "aten/ops/hardtanh_native.h"
+#include "aten/ops/leaky_relu_native.h"
+#include "aten/ops/relu_native.h"
+#include "aten/ops/silu_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/vec_math.h"
 

@@ -2,8 +2,10 @@
 // PyTorch's RangeFactories. The values are start + step * i computed in the
 // accumulation type and converted; the length and the value rules are every backend's
 // (ops/util/arange_utils.h).
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/arange.h"
+#include "aten/ops/arange_native.h"
+#include "aten/ops/copy.h"
+#include "aten/ops/empty.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/arange_utils.h"
 

@@ -1,7 +1,7 @@
 // CPU kernel of cat: each input (but the legacy-skipped 1-d empty ones) is copied into
 // its slice of out along the cat dimension: as bytes when it has out's dtype (one
 // memcpy per contiguous run), else converted to out's dtype.
-#include "aten/NativeFunctions.h"
+#include "aten/ops/cat_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/cat_utils.h"
 #include "runtime/strided_copy.h"

@@ -1,7 +1,16 @@
 // CPU kernels of the comparisons, the logical ops and where. Inputs are read as the
 // common dtype (comparisons) or as bool (logical ops); the bool result is converted to
 // the output's dtype as it is written.
-#include "aten/NativeFunctions.h"
+#include "aten/ops/eq_native.h"
+#include "aten/ops/ge_native.h"
+#include "aten/ops/gt_native.h"
+#include "aten/ops/le_native.h"
+#include "aten/ops/logical_and_native.h"
+#include "aten/ops/logical_not_native.h"
+#include "aten/ops/logical_or_native.h"
+#include "aten/ops/lt_native.h"
+#include "aten/ops/ne_native.h"
+#include "aten/ops/where_native.h"
 #include "backends/cpu/cpu_utils.h"
 
 namespace sops::aten::native {

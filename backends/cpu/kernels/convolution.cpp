@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/convolution_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
 #include "ops/util/convolution_utils.h"

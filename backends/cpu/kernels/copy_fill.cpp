@@ -1,5 +1,6 @@
 // copy_ (CompositeExplicitAutograd: cpu and meta) and fill_ (CPU and Meta kernels).
-#include "aten/NativeFunctions.h"
+#include "aten/ops/copy_native.h"
+#include "aten/ops/fill_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/broadcast.h"
 

@@ -4,8 +4,8 @@
 // memcpy when weight's rows are dense (any dtype: bytes are moved, not values).
 #include <cstring>
 
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/clone.h"
+#include "aten/ops/embedding_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/nn_utils.h"
 #include "runtime/strided_copy.h"

@@ -1,7 +1,7 @@
 // empty.memory_format's CPU kernel: uninitialized memory of the requested sizes and
 // layout. (Its Meta kernel is in ops/meta/factories.cpp; the factory composites over it,
 // empty_like, full, zeros, ..., in ops/composite/factories.cpp.)
-#include "aten/NativeFunctions.h"
+#include "aten/ops/empty_native.h"
 #include "ops/util/empty_utils.h"
 
 namespace sops::aten::native {

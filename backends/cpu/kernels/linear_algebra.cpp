@@ -5,7 +5,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/addmm_native.h"
+#include "aten/ops/bmm_native.h"
+#include "aten/ops/mm_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/gemm.h"
 #include "runtime/parallel.h"

@@ -8,7 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_native_batch_norm_legit_no_training_native.h"
+#include "aten/ops/native_layer_norm_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/nn_utils.h"
 #include "runtime/parallel.h"

@@ -9,7 +9,10 @@
 #include <optional>
 #include <vector>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_adaptive_avg_pool2d_native.h"
+#include "aten/ops/adaptive_avg_pool2d_native.h"
+#include "aten/ops/avg_pool2d_native.h"
+#include "aten/ops/max_pool2d_with_indices_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/pool_utils.h"
 #include "runtime/parallel.h"

@@ -11,7 +11,12 @@
 #include <limits>
 #include <type_traits>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/amax_native.h"
+#include "aten/ops/amin_native.h"
+#include "aten/ops/any_native.h"
+#include "aten/ops/argmax_native.h"
+#include "aten/ops/mean_native.h"
+#include "aten/ops/sum_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/reduce_engine.h"
 #include "runtime/cpu_capability.h"

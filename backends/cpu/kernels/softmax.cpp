@@ -7,7 +7,8 @@
 #include <limits>
 #include <vector>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_log_softmax_native.h"
+#include "aten/ops/_softmax_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/parallel.h"
 #include "runtime/vec_math.h"

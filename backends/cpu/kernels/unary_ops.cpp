@@ -4,7 +4,15 @@
 // vectorized exp, log, tanh and pow differ from them in the last bits.
 #include <cmath>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/abs_native.h"
+#include "aten/ops/exp_native.h"
+#include "aten/ops/log_native.h"
+#include "aten/ops/neg_native.h"
+#include "aten/ops/pow_native.h"
+#include "aten/ops/rsqrt_native.h"
+#include "aten/ops/sigmoid_native.h"
+#include "aten/ops/sqrt_native.h"
+#include "aten/ops/tanh_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/vec_math.h"
 

@@ -4,7 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/upsample_nearest1d_native.h"
+#include "aten/ops/upsample_nearest2d_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/upsample_utils.h"
 

@@ -2,7 +2,7 @@
 // possible without copying (registered for CPU and Meta: it touches no data).
 #include <optional>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/view_native.h"
 #include "ops/util/view_utils.h"
 #include "runtime/small_vector.h"
 
