@@ -45,11 +45,18 @@ SCHEMAS = """- func: erf(Tensor self) -> Tensor
 # (file, the line the addition goes before or after, the addition, before?)
 EDITS = [
     ("ops/native_functions.yaml", "- func: rsqrt(Tensor self) -> Tensor\n", SCHEMAS, True),
+    ("ops/meta/unary_ops.cpp", '#include "aten/ops/exp_meta.h"\n', '#include "aten/ops/erf_meta.h"\n', True),
     (
         "ops/meta/unary_ops.cpp",
         "SOPS_UNARY_FLOAT_META(rsqrt)\n",
         "SOPS_UNARY_FLOAT_META(erf)\n",
         False,
+    ),
+    (
+        "backends/cpu/kernels/unary_ops.cpp",
+        '#include "aten/ops/exp_native.h"\n',
+        '#include "aten/ops/erf_native.h"\n',
+        True,
     ),
     (
         "backends/cpu/kernels/unary_ops.cpp",
@@ -77,7 +84,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--target", default="//ops:aten")
     args = p.parse_args()
-    paths = [e[0] for e in EDITS] + WRITTEN_BY_COMMAND
+    paths = sorted({e[0] for e in EDITS}) + WRITTEN_BY_COMMAND
     dirty = subprocess.run(["git", "diff", "--quiet", "--", *paths], cwd=ROOT).returncode
     if dirty:
         sys.exit(f"add_operator_rebuild.py: {', '.join(paths)} have changes: commit or stash them")
@@ -105,7 +112,7 @@ def main() -> int:
         actions = re.findall(r"Executing action '([^']+)'", f.read())
     kinds = collections.Counter(a.split(" ", 1)[0] for a in actions)
     compiled = sorted(a.split(" ", 1)[1] for a in actions if a.startswith("Compiling "))
-    print(f"by hand: {len(EDITS)} files, {lines} lines; by a command: {' '.join(WRITTEN_BY_COMMAND)}")
+    print(f"by hand: {len({e[0] for e in EDITS})} files, {lines} lines; by a command: {' '.join(WRITTEN_BY_COMMAND)}")
     print(
         f"bazel: {processes[1] if processes else '?'} processes ({processes[2] if processes else ''})"
     )
