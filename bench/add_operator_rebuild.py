@@ -45,7 +45,12 @@ SCHEMAS = """- func: erf(Tensor self) -> Tensor
 # (file, the line the addition goes before or after, the addition, before?)
 EDITS = [
     ("ops/native_functions.yaml", "- func: rsqrt(Tensor self) -> Tensor\n", SCHEMAS, True),
-    ("ops/meta/unary_ops.cpp", '#include "aten/ops/exp_meta.h"\n', '#include "aten/ops/erf_meta.h"\n', True),
+    (
+        "ops/meta/unary_ops.cpp",
+        '#include "aten/ops/exp_meta.h"\n',
+        '#include "aten/ops/erf_meta.h"\n',
+        True,
+    ),
     (
         "ops/meta/unary_ops.cpp",
         "SOPS_UNARY_FLOAT_META(rsqrt)\n",
@@ -71,6 +76,7 @@ EDITS = [
 UPDATE_LIST = ["run", "//codegen:opgen", "--", "operators", "ops/native_functions.yaml"]
 UPDATE_LIST += ["--write", "ops/operators.bzl"]
 WRITTEN_BY_COMMAND = ["ops/operators.bzl"]
+EXTRA = os.environ.get("EXTRA_BAZEL_FLAGS", "").split()
 
 
 def bazel_build(target: str, *flags: str) -> str:
@@ -104,7 +110,7 @@ def main() -> int:
                 f.write(text.replace(anchor, new, 1))
             lines += addition.count("\n")
         subprocess.run([BAZEL, *UPDATE_LIST], cwd=ROOT, capture_output=True, check=True)
-        stderr = bazel_build(args.target, f"--explain={explain}")
+        stderr = bazel_build(args.target, f"--explain={explain}", *EXTRA)
     finally:
         subprocess.run(["git", "checkout", "--", *paths], cwd=ROOT, check=True)
     processes = re.search(r"INFO: (\d+) process(?:es)?: (.*)", stderr)
@@ -112,7 +118,9 @@ def main() -> int:
         actions = re.findall(r"Executing action '([^']+)'", f.read())
     kinds = collections.Counter(a.split(" ", 1)[0] for a in actions)
     compiled = sorted(a.split(" ", 1)[1] for a in actions if a.startswith("Compiling "))
-    print(f"by hand: {len({e[0] for e in EDITS})} files, {lines} lines; by a command: {' '.join(WRITTEN_BY_COMMAND)}")
+    print(
+        f"by hand: {len({e[0] for e in EDITS})} files, {lines} lines; by a command: {' '.join(WRITTEN_BY_COMMAND)}"
+    )
     print(
         f"bazel: {processes[1] if processes else '?'} processes ({processes[2] if processes else ''})"
     )

@@ -360,7 +360,10 @@ def _operators(parsed: NativeYaml, args: argparse.Namespace) -> int:
         with open(args.write, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
     except OSError as e:
-        print(f"{args.write}:1:1: error: cannot write the operator list: {e.strerror}", file=sys.stderr)
+        print(
+            f"{args.write}:1:1: error: cannot write the operator list: {e.strerror}",
+            file=sys.stderr,
+        )
         return 1
     print(f"{args.write}: {len(operator_list.roots(parsed.functions))} operators of {args.file}")
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import cast
 
 from codegen.api import dispatcher, native, structured
 from codegen.api.types import RUNTIME_TYPES, parameter_types
@@ -206,13 +207,14 @@ def natives_context(lib: Library, out: OutputFile) -> dict:
 def _native_declarations(lib: Library) -> dict[str, dict[tuple[str, tuple[str, ...]], dict]]:
     """namespace -> (C++ name, parameter types) -> the declaration of a kernel, with the
     root names of the operators that share it (`roots`); computed once per library."""
-    cached = lib.derived.get("native_declarations")
-    if cached is None:
-        cached = lib.derived["native_declarations"] = _compute_native_declarations(lib)
-    return cached
+    if "native_declarations" not in lib.derived:
+        lib.derived["native_declarations"] = _compute_native_declarations(lib)
+    return cast(dict, lib.derived["native_declarations"])
 
 
-def _compute_native_declarations(lib: Library) -> dict[str, dict[tuple[str, tuple[str, ...]], dict]]:
+def _compute_native_declarations(
+    lib: Library,
+) -> dict[str, dict[tuple[str, tuple[str, ...]], dict]]:
     by_ns: dict[str, dict[tuple[str, tuple[str, ...]], dict]] = {}
     for g in lib.structured_groups:
         for key, m in sorted(g.out.dispatch.items()):
@@ -425,7 +427,9 @@ def register_context(lib: Library, out: OutputFile) -> dict:
     wrappers = lib.wrappers_for(family_keys(family), out.shard)
     static = []
     roots = {w.function.root for w in wrappers}
-    includes = sorted({native_header(lib, r) for r in roots} | {api_header(lib, r) for r in roots})
+    includes = ["Types.h"] + sorted(
+        {native_header(lib, r) for r in roots} | {api_header(lib, r) for r in roots}
+    )
     if family in lib.static_keys:
         entries = [e for w in wrappers for e in _static_entries(w)]
         static = [(family.lower(), entries)] if entries else []

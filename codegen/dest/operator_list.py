@@ -40,7 +40,9 @@ def bzl_text(functions: list[NativeFunction], yaml_label: str, bzl: str) -> str:
     return "\n".join(lines)
 
 
-def stale_list_error(functions: list[NativeFunction], listed: list[str], yaml_label: str) -> str | None:
+def stale_list_error(
+    functions: list[NativeFunction], listed: list[str], yaml_label: str
+) -> str | None:
     """The error for a list that is not the yaml's operators (`file:line:col: error: ...`
     with a hint), or None when it is."""
     have = set(roots(functions))

@@ -24,7 +24,9 @@ def _units(outputs: list[files.OutputFile]) -> list[list[files.OutputFile]]:
     unboxing files all in one group, as their contexts share one computation."""
     groups: dict[tuple, list[files.OutputFile]] = {}
     for o in outputs:
-        key = (o.context,) if o.context == "unboxing" else (o.context, o.key, o.family, o.shard, o.op)
+        key = (
+            (o.context,) if o.context == "unboxing" else (o.context, o.key, o.family, o.shard, o.op)
+        )
         groups.setdefault(key, []).append(o)
     return list(groups.values())
 
