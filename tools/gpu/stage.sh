@@ -34,8 +34,13 @@ if [[ -z $googletest ]]; then
 fi
 
 rm -rf "$stage"
-mkdir -p "$stage/ops/aten" "$stage/googletest"
-cp "$generated"/*.h "$generated"/*.cpp "$stage/ops/aten/"
+mkdir -p "$stage/ops/aten/ops" "$stage/googletest"
+# The files the generator action declares (the output folder may also hold stale ones,
+# e.g. the headers of an operator since removed).
+tools/bazel cquery --config=cuda --output=files //ops:aten_codegen 2> /dev/null |
+  while read -r file; do
+    cp "$file" "$stage/ops/aten/${file#*/bin/ops/aten/}"
+  done
 cp -R "$googletest/googletest/include" "$googletest/googletest/src" "$stage/googletest/"
 chmod -R u+w "$stage"
 echo "staged $(find "$stage" -type f | wc -l) files ($(du -sh "$stage" | cut -f1)) in $stage"

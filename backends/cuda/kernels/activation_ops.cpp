@@ -7,7 +7,14 @@
 #include <optional>
 #include <string_view>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/clamp_native.h"
+#include "aten/ops/gelu_native.h"
+#include "aten/ops/hardsigmoid_native.h"
+#include "aten/ops/hardswish_native.h"
+#include "aten/ops/hardtanh_native.h"
+#include "aten/ops/leaky_relu_native.h"
+#include "aten/ops/relu_native.h"
+#include "aten/ops/silu_native.h"
 #include "backends/cuda/kernels/activation_kernels.h"
 #include "ops/util/scalar_checks.h"
 #include "runtime/tensor_iterator.h"

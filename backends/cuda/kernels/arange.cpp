@@ -4,7 +4,7 @@
 // contiguous tensor of its sizes.
 #include <cstdint>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/arange_native.h"
 #include "backends/cuda/kernels/arange_kernels.h"
 #include "backends/cuda/kernels/copy_fill_kernels.h"
 #include "ops/util/arange_utils.h"

@@ -3,7 +3,10 @@
 #include <optional>
 #include <string_view>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/add_native.h"
+#include "aten/ops/div_native.h"
+#include "aten/ops/mul_native.h"
+#include "aten/ops/sub_native.h"
 #include "backends/cuda/kernels/binary_kernels.h"
 #include "ops/util/scalar_checks.h"
 

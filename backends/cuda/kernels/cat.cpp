@@ -6,7 +6,7 @@
 // checked that every tensor of the list and out share it.
 #include <cstdint>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/cat_native.h"
 #include "backends/cuda/kernels/copy_fill_kernels.h"
 #include "ops/util/cat_utils.h"
 

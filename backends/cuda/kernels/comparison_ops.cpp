@@ -1,7 +1,16 @@
 // The CUDA impls of the comparisons (eq, ne, lt, le, gt, ge), the logical ops
 // (logical_not, logical_and, logical_or) and where.self: the meta functions (shared with
 // the CPU) built the iterator; the launchers (comparison_ops.cu) run it.
-#include "aten/NativeFunctions.h"
+#include "aten/ops/eq_native.h"
+#include "aten/ops/ge_native.h"
+#include "aten/ops/gt_native.h"
+#include "aten/ops/le_native.h"
+#include "aten/ops/logical_and_native.h"
+#include "aten/ops/logical_not_native.h"
+#include "aten/ops/logical_or_native.h"
+#include "aten/ops/lt_native.h"
+#include "aten/ops/ne_native.h"
+#include "aten/ops/where_native.h"
 #include "backends/cuda/kernels/comparison_kernels.h"
 
 namespace sops::aten::native {

@@ -6,7 +6,7 @@
 // implemented otherwise); a bias of another dtype is converted.
 #include <optional>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/convolution_native.h"
 #include "backends/cuda/kernels/convolution_kernels.h"
 #include "ops/util/convolution_utils.h"
 #include "ops/util/nn_utils.h"

@@ -6,8 +6,9 @@
 // with one cudaMemcpy, and scattered into the destination's strides on its side when
 // they are not contiguous. Copies are synchronous (non_blocking is a hint PyTorch may
 // ignore too).
-#include "aten/Functions.h"
-#include "aten/NativeFunctions.h"
+#include "aten/ops/copy.h"
+#include "aten/ops/copy_native.h"
+#include "aten/ops/fill_native.h"
 #include "backends/cuda/kernels/copy_fill_kernels.h"
 #include "backends/cuda/runtime/cuda_backend.h"
 #include "ops/util/scalar_checks.h"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/embedding_native.h"
 #include "backends/cuda/kernels/embedding_kernels.h"
 #include "ops/util/nn_utils.h"
 

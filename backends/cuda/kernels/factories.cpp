@@ -1,6 +1,6 @@
 // empty.memory_format for CUDA (`CUDA: empty_cuda`): memory from the caching allocator
 // the CUDA backend registered (cuda_backend.h), on the requested device or the current.
-#include "aten/NativeFunctions.h"
+#include "aten/ops/empty_native.h"
 #include "ops/util/empty_utils.h"
 
 namespace sops::aten::native {

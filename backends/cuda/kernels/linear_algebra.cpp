@@ -10,7 +10,9 @@
 // as on the CPU.
 #include <string_view>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/addmm_native.h"
+#include "aten/ops/bmm_native.h"
+#include "aten/ops/mm_native.h"
 #include "backends/cuda/kernels/copy_fill_kernels.h"
 #include "backends/cuda/kernels/linear_algebra_kernels.h"
 #include "ops/util/scalar_checks.h"

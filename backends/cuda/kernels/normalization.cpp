@@ -11,7 +11,8 @@
 #include <optional>
 #include <tuple>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_native_batch_norm_legit_no_training_native.h"
+#include "aten/ops/native_layer_norm_native.h"
 #include "backends/cuda/kernels/normalization_kernels.h"
 #include "ops/util/nn_utils.h"
 #include "ops/util/scalar_checks.h"

@@ -6,7 +6,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_adaptive_avg_pool2d_native.h"
+#include "aten/ops/adaptive_avg_pool2d_native.h"
+#include "aten/ops/avg_pool2d_native.h"
+#include "aten/ops/max_pool2d_with_indices_native.h"
 #include "backends/cuda/kernels/pooling_kernels.h"
 #include "ops/util/pool_utils.h"
 #include "ops/util/scalar_checks.h"

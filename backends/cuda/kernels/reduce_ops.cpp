@@ -6,7 +6,12 @@
 #include <cstdint>
 #include <optional>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/amax_native.h"
+#include "aten/ops/amin_native.h"
+#include "aten/ops/any_native.h"
+#include "aten/ops/argmax_native.h"
+#include "aten/ops/mean_native.h"
+#include "aten/ops/sum_native.h"
 #include "backends/cuda/kernels/reduce_kernels.h"
 #include "ops/util/op_utils.h"
 

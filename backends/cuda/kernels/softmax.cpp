@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/_log_softmax_native.h"
+#include "aten/ops/_softmax_native.h"
 #include "backends/cuda/kernels/softmax_kernels.h"
 #include "ops/util/op_utils.h"
 #include "ops/util/scalar_checks.h"

@@ -1,7 +1,15 @@
 // The CUDA impls of the element-wise unary math operators (the yaml's "unary math"
 // section): the meta functions (shared with the CPU) built the iterator; the impls make the CPU
 // kernels' checks and choices on the host and the launchers (unary_ops.cu) compute.
-#include "aten/NativeFunctions.h"
+#include "aten/ops/abs_native.h"
+#include "aten/ops/exp_native.h"
+#include "aten/ops/log_native.h"
+#include "aten/ops/neg_native.h"
+#include "aten/ops/pow_native.h"
+#include "aten/ops/rsqrt_native.h"
+#include "aten/ops/sigmoid_native.h"
+#include "aten/ops/sqrt_native.h"
+#include "aten/ops/tanh_native.h"
 #include "backends/cuda/kernels/unary_kernels.h"
 #include "ops/util/scalar_checks.h"
 #include "runtime/type_promotion.h"

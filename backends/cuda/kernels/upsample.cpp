@@ -3,7 +3,8 @@
 // launcher (upsample.cu).
 #include <optional>
 
-#include "aten/NativeFunctions.h"
+#include "aten/ops/upsample_nearest1d_native.h"
+#include "aten/ops/upsample_nearest2d_native.h"
 #include "backends/cuda/kernels/upsample_kernels.h"
 #include "ops/util/scalar_checks.h"
 #include "ops/util/upsample_utils.h"
