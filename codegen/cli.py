@@ -7,10 +7,9 @@
                                 [--static-dispatch] [--selected-ops SET.json ...
                                 [--kernel-symbols NM.txt] [--selection-report FILE]]
                                 [--sources-only]
-                                [--operators ROOT,ROOT,...]
+                                [--op-headers DIR [--op-header-shards N]]
     python3 -m codegen check-kernels FILE [the library options of generate]
                                 --include-prefix P --kernel-symbols NM.txt [--stamp FILE]
-    python3 -m codegen operators FILE [--write LIST.bzl]
 
 `generate` writes exactly the files that the Bazel rule declares (codegen/outputs.bzl)
 into DIR; they include each other as `P/Functions.h` (P: DIR's last component unless
@@ -23,10 +22,11 @@ define and register only the selected operators and those their code calls (read
 `nm -A -C` of the kernels' objects, --kernel-symbols); headers still declare all
 (codegen/selective/selector.py). --sources-only writes no headers (a selective build
 uses the full library's).
-With --operators (the yaml's root names, in the list `operators` writes) it also writes
-a header per operator (ops/<root>.h, ops/<root>_native.h, ops/<root>_meta.h), which
-the aggregate headers include and the sources include alone; a list that is not the
-yaml's operators is an error (codegen/dest/operator_list.py).
+With --op-headers DIR it also writes three headers per operator (by root name),
+DIR/P/ops/<root>.h (its dispatcher API), <root>_native.h (its kernels) and
+<root>_meta.h (its meta struct), which the aggregate headers include and the generated
+sources include alone; with --op-header-shards N, into DIR/<shard>/P/ops/ instead, N
+folders (what the Bazel rule declares, codegen/outputs.bzl).
 `check-kernels` reads `nm -A -C` of the kernels' objects and reports, at its yaml line,
 every kernel and meta function the generated code calls that none of them defines
 (codegen/kernel_check.py): the Bazel rule runs it when the library is built.
@@ -137,18 +137,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--sources-only", action="store_true", help="write the .cpp files only")
     sp.add_argument(
-        "--operators",
-        metavar="ROOTS",
-        help="the yaml's operators by root name, comma-separated (the list `operators` "
-        "writes): also write a header per operator, and include only those",
+        "--op-headers",
+        metavar="DIR",
+        help="also write headers per operator, under DIR/P/ops/; the generated sources "
+        "then include only their operators' (with --sources-only: only that)",
     )
-    sp = sub.add_parser(
-        "operators",
-        help="print (or --write) the .bzl list of FILE's operators that per-operator headers "
-        "are declared from",
+    sp.add_argument(
+        "--op-header-shards",
+        type=int,
+        default=0,
+        metavar="N",
+        help="put the per-operator headers in N folders DIR/<shard>/P/ops/, by root name",
     )
-    common(sp)
-    sp.add_argument("--write", metavar="LIST.bzl", help="write the list to this file")
     sp = sub.add_parser(
         "check-kernels",
         help="check that the kernels' objects define every kernel and meta function "
@@ -265,7 +265,7 @@ _INCLUDE_PREFIX = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*\Z")
 
 
 def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
-    from codegen.dest import files, operator_list, render, write
+    from codegen.dest import files, render, write
     from codegen.dest.library import build_library
 
     problem = _backends_without_kernels(parsed, args.backends)
@@ -292,12 +292,7 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
             with open(args.selection_report, "w", encoding="utf-8", newline="\n") as out:
                 out.write(lib.selection.report(lib.functions))
     roots: tuple[str, ...] = ()
-    if args.operators is not None:
-        listed = [r for r in args.operators.split(",") if r]
-        stale = operator_list.stale_list_error(parsed.functions, listed, args.source_label)
-        if stale:
-            print(stale, file=sys.stderr)
-            return 1
+    if args.op_headers is not None:
         roots = tuple(lib.roots)
         lib.per_operator_headers = True
     renderer = render.Renderer(
@@ -311,7 +306,10 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
     outputs = files.output_files(args.backends, args.shards, roots)
     if args.sources_only:
         outputs = [o for o in outputs if not o.header]
-    write.write_library(renderer, outputs, args.output_dir)
+    op_dirs = None
+    if args.op_headers is not None and not args.sources_only:
+        op_dirs = files.OperatorHeaderDirs(args.op_headers, args.include_prefix, args.op_header_shards)
+    write.write_library(renderer, outputs, args.output_dir, op_dirs=op_dirs)
     return 0
 
 
@@ -349,26 +347,6 @@ def _check_kernels(parsed: NativeYaml, args: argparse.Namespace) -> int:
     return 0
 
 
-def _operators(parsed: NativeYaml, args: argparse.Namespace) -> int:
-    from codegen.dest import operator_list
-
-    text = operator_list.bzl_text(parsed.functions, args.file, args.write or "LIST.bzl")
-    if not args.write:
-        sys.stdout.write(text)
-        return 0
-    try:
-        with open(args.write, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-    except OSError as e:
-        print(
-            f"{args.write}:1:1: error: cannot write the operator list: {e.strerror}",
-            file=sys.stderr,
-        )
-        return 1
-    print(f"{args.write}: {len(operator_list.roots(parsed.functions))} operators of {args.file}")
-    return 0
-
-
 def _backends_without_kernels(parsed: NativeYaml, backends: tuple[str, ...]) -> str | None:
     """What is wrong when some of `backends` have no kernel in the file (their generated
     registrations would be empty and the kernels files the user wrote for them would not
@@ -403,8 +381,6 @@ def _run(args: argparse.Namespace) -> int:
         return _generate(parsed, args)
     if args.command == "check-kernels":
         return _check_kernels(parsed, args)
-    if args.command == "operators":
-        return _operators(parsed, args)
     from codegen.signatures import records
 
     json.dump(records(parsed), sys.stdout, indent=1, sort_keys=True)

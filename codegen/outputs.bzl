@@ -5,11 +5,20 @@ generator (codegen/dest/files.py reads this file's literal) writes and renders e
 these; nothing else lists generated files. Each row is a file name, with `{key}` for
 each static-entry-point key (the backends, then Meta), `{family}` and `{shard}` for
 each registration family (the backends, Meta, Common, Composite) and shard, `{shard}`
-alone for each shard, or `{op}` for each operator's root name (rows made only for a
-library given its operator list: per-operator headers, which the aggregate headers
-then include); the template that renders it; the data it renders (a context of
-codegen/dest/files.py); and whether it is a header.
+alone for each shard, or `{op}` for each operator's root name (per-operator headers,
+made only when a library asks for them; the aggregate headers then include them);
+the template that renders it; the data it renders (a context of codegen/dest/files.py);
+and whether it is a header.
+
+Per-operator headers are not declared one by one: Bazel would have to know every
+operator before the generator runs, and it keys each C++ compile on the set of headers
+the compile could include, so a new header would re-run every compile. They go into
+OPERATOR_HEADER_SHARDS directories declared once (tree artifacts), `<shard>/<prefix>/ops/`,
+an operator's by the sha1 of its root name: adding an operator changes one directory,
+and re-runs only the compiles that include a header from it.
 """
+
+OPERATOR_HEADER_SHARDS = 256
 
 GENERATED_FILES = [
     {"name": "Types.h", "template": "Types.h.j2", "context": "types", "header": True},

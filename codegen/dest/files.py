@@ -8,6 +8,8 @@ The list of files lives once, in codegen/outputs.bzl (the Starlark rule loads it
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 from dataclasses import dataclass
 from typing import cast
 
@@ -30,6 +32,7 @@ COMPOSITE = "Composite"  # one family of registration files for both composite k
 _OUTPUTS = read_table("outputs.bzl")
 GENERATED_FILES: list[dict] = _OUTPUTS["GENERATED_FILES"]
 EXTRA_FAMILIES: list[str] = _OUTPUTS["EXTRA_FAMILIES"]
+OPERATOR_HEADER_SHARDS: int = _OUTPUTS["OPERATOR_HEADER_SHARDS"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,30 @@ class OutputFile:
     family: str | None = None  # a registration family
     shard: int | None = None
     op: str | None = None  # an operator's root name: one of its per-operator headers
+
+
+@dataclass(frozen=True)
+class OperatorHeaderDirs:
+    """Where the per-operator headers go: `root/<prefix>/ops/`, or with shards
+    `root/<shard>/<prefix>/ops/`, an operator's shard by the sha1 of its root name."""
+
+    root: str
+    include_prefix: str
+    shards: int = 0
+
+    def shard_of(self, op: str) -> int:
+        return int(hashlib.sha1(op.encode()).hexdigest(), 16) % self.shards
+
+    def path(self, out: OutputFile) -> str:
+        assert out.op is not None  # a per-operator header
+        shard = [str(self.shard_of(out.op))] if self.shards else []
+        return os.path.join(self.root, *shard, self.include_prefix, out.name)
+
+    def directories(self) -> list[str]:
+        """Every folder, those of shards without an operator too (Bazel declares them all)."""
+        if not self.shards:
+            return [os.path.join(self.root, self.include_prefix, "ops")]
+        return [os.path.join(self.root, str(i), self.include_prefix, "ops") for i in range(self.shards)]
 
 
 def register_families(backends: tuple[str, ...]) -> tuple[str, ...]:

@@ -49,19 +49,37 @@ def _cost(lib: Library, unit: list[files.OutputFile]) -> int:
     return per_function * len(lib.functions)
 
 
-def _render_into(renderer: Renderer, units: list[list[files.OutputFile]], directory: str) -> None:
+class _Places:
+    """Where each file goes: the output folder, or the per-operator headers' folders."""
+
+    def __init__(self, directory: str, op_dirs: files.OperatorHeaderDirs | None) -> None:
+        self.directory = directory
+        self.op_dirs = op_dirs
+
+    def path(self, o: files.OutputFile) -> str:
+        if o.op is not None:
+            assert self.op_dirs is not None, "per-operator headers need their folders"
+            return self.op_dirs.path(o)
+        return os.path.join(self.directory, o.name)
+
+    def make_directories(self) -> None:
+        os.makedirs(self.directory, exist_ok=True)
+        for d in self.op_dirs.directories() if self.op_dirs else ():
+            os.makedirs(d, exist_ok=True)
+
+
+def _render_into(renderer: Renderer, units: list[list[files.OutputFile]], places: _Places) -> None:
     for unit in units:
         for o in unit:
-            path = os.path.join(directory, o.name + _TEMPORARY)
-            with open(path, "w", encoding="utf-8", newline="\n") as out:
+            with open(places.path(o) + _TEMPORARY, "w", encoding="utf-8", newline="\n") as out:
                 out.write(renderer.render(o))
 
 
-def _worker(renderer: Renderer, share: list[list[files.OutputFile]], directory: str) -> None:
+def _worker(renderer: Renderer, share: list[list[files.OutputFile]], places: _Places) -> None:
     """A forked worker: renders its share and exits, reporting by its exit status."""
     status = 1
     try:
-        _render_into(renderer, share, directory)
+        _render_into(renderer, share, places)
         status = 0
     except BaseException as e:  # the parent reports the failure; say what it was
         print(f"generator worker: {type(e).__name__}: {e}", file=sys.stderr)
@@ -86,11 +104,16 @@ def _share(
 
 
 def write_library(
-    renderer: Renderer, outputs: list[files.OutputFile], directory: str, jobs: int | None = None
+    renderer: Renderer,
+    outputs: list[files.OutputFile],
+    directory: str,
+    jobs: int | None = None,
+    op_dirs: files.OperatorHeaderDirs | None = None,
 ) -> None:
-    """Render every file of `outputs` into `directory`; raises if any cannot be."""
-    for sub in sorted({os.path.dirname(o.name) for o in outputs}):  # "" and "ops"
-        os.makedirs(os.path.join(directory, sub), exist_ok=True)
+    """Render every file of `outputs` into `directory` (the per-operator headers into
+    `op_dirs`); raises if any cannot be."""
+    places = _Places(directory, op_dirs)
+    places.make_directories()
     units = _units(outputs)
     if jobs is None:
         jobs = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
@@ -106,9 +129,9 @@ def write_library(
                 sys.stderr.flush()
                 pid = os.fork()
                 if pid == 0:
-                    _worker(renderer, share, directory)
+                    _worker(renderer, share, places)
                 children.append(pid)
-            _render_into(renderer, shares[0], directory)
+            _render_into(renderer, shares[0], places)
         finally:
             failed = [pid for pid in children if os.waitpid(pid, 0)[1] != 0]
         if failed:
@@ -116,15 +139,15 @@ def write_library(
                 f"{len(failed)} of {len(children)} rendering workers failed (see above)"
             )
     except BaseException:
-        _remove_partial(outputs, directory)
+        _remove_partial(outputs, places)
         raise
     for o in outputs:
-        os.replace(os.path.join(directory, o.name + _TEMPORARY), os.path.join(directory, o.name))
+        os.replace(places.path(o) + _TEMPORARY, places.path(o))
 
 
-def _remove_partial(outputs: list[files.OutputFile], directory: str) -> None:
+def _remove_partial(outputs: list[files.OutputFile], places: _Places) -> None:
     for o in outputs:
         try:
-            os.remove(os.path.join(directory, o.name + _TEMPORARY))
+            os.remove(places.path(o) + _TEMPORARY)
         except FileNotFoundError:
             pass

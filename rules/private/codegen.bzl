@@ -1,15 +1,16 @@
 """The generator action: one run of `//codegen:opgen generate` per library, every output declared."""
 
-load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES")
+load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES", "OPERATOR_HEADER_SHARDS")
+load("@rules_cc//cc:defs.bzl", "CcInfo", "cc_common")
 load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
 
-def generated_files(backends, shards, operators = []):
-    """Every generated file of a library, as codegen/outputs.bzl lists them.
+def generated_files(backends, shards):
+    """Every generated file of a library, as codegen/outputs.bzl lists them (the
+    per-operator headers aside: they go into folders, operator_header_dirs).
 
     Args:
       backends: the library's backends (dispatch keys), e.g. ["CPU", "CUDA"].
       shards: how many shards each sharded family of sources has.
-      operators: the root names of its operators, for per-operator headers (or none).
 
     Returns:
       A list of (file name, whether it is a header).
@@ -17,7 +18,7 @@ def generated_files(backends, shards, operators = []):
     result = []
     for row in GENERATED_FILES:
         if "{op}" in row["name"]:
-            names = [row["name"].format(op = op) for op in operators]
+            continue
         elif "{key}" in row["name"]:
             names = [row["name"].format(key = k) for k in backends + ["Meta"]]
         elif "{family}" in row["name"]:
@@ -33,8 +34,8 @@ def generated_files(backends, shards, operators = []):
         result += [(n, row["header"]) for n in names]
     return result
 
-def generated_headers(backends, operators = []):
-    return [n for n, header in generated_files(backends, 1, operators) if header]
+def generated_headers(backends):
+    return [n for n, header in generated_files(backends, 1) if header]
 
 def generated_sources(backends, shards):
     return [n for n, header in generated_files(backends, shards) if not header]
@@ -67,7 +68,7 @@ StructuredOpsSourcesInfo = provider(
         "cpp_namespace": "string: the C++ namespace of the generated code.",
         "backends": "list of string: the backend keys whose kernels are registered.",
         "shards": "int: registration files per family of dispatch keys.",
-        "operators": "list of string: the root names of the operators with headers of their own (or none).",
+        "operator_headers": "bool: whether each operator has headers of its own (`<library>/ops/<root>.h`).",
     },
 )
 
@@ -99,8 +100,11 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     args.add("--include-prefix", info.library)
     args.add_joined("--backends", info.backends, join_with = ",")
     args.add("--shards", str(info.shards))
-    if info.operators and command == "generate":
-        args.add_joined("--operators", info.operators, join_with = ",")
+    if info.operator_headers and command == "generate":
+        # Where they go (the rule declares the folders); a --sources-only run writes none
+        # but includes them.
+        args.add("--op-headers", "%s/%s_ops" % (output_dir.rpartition("/")[0], info.library))
+        args.add("--op-header-shards", str(OPERATOR_HEADER_SHARDS))
     if output_dir:
         args.add("--output-dir", output_dir)
     if static_dispatch:
@@ -152,7 +156,15 @@ def _structured_ops_codegen_impl(ctx):
     def declare(names):
         return [ctx.actions.declare_file("%s/%s" % (ctx.attr.library, n)) for n in names]
 
-    headers = declare(generated_headers(ctx.attr.backends, ctx.attr.operators))
+    headers = declare(generated_headers(ctx.attr.backends))
+    op_dirs = []
+    if ctx.attr.operator_headers:
+        # Folders, not files (codegen/outputs.bzl says why): `#include "<library>/ops/<root>.h"`
+        # finds the header in its shard's folder, each on the quote include path.
+        op_dirs = [
+            ctx.actions.declare_directory("%s_ops/%d" % (ctx.attr.library, i))
+            for i in range(OPERATOR_HEADER_SHARDS)
+        ]
     sources = declare(generated_sources(ctx.attr.backends, ctx.attr.shards))
     outputs = headers + sources
 
@@ -163,11 +175,11 @@ def _structured_ops_codegen_impl(ctx):
         cpp_namespace = ctx.attr.cpp_namespace,
         backends = ctx.attr.backends,
         shards = ctx.attr.shards,
-        operators = ctx.attr.operators,
+        operator_headers = ctx.attr.operator_headers,
     )
     args, inputs = generator_args(ctx, info, headers[0].dirname, ctx.attr.static_dispatch)  # Types.h
 
-    run_generator(ctx, args, inputs, outputs, "Generating operators of %{label} from " + ctx.file.yaml.short_path)
+    run_generator(ctx, args, inputs, outputs + op_dirs, "Generating operators of %{label} from " + ctx.file.yaml.short_path)
 
     # The sources of each backend (its wrappers, static entry points and registrations:
     # `backend_<KEY>`) apart from the rest (`shared_sources`), for a target per backend.
@@ -194,8 +206,13 @@ def _structured_ops_codegen_impl(ctx):
             cpp_namespace = info.cpp_namespace,
             backends = info.backends,
             shards = info.shards,
-            operators = info.operators,
+            operator_headers = info.operator_headers,
         ),
+        # The per-operator headers' folders, for the library's headers target to depend on.
+        CcInfo(compilation_context = cc_common.create_compilation_context(
+            headers = depset(op_dirs),
+            quote_includes = depset([d.path for d in op_dirs]),
+        )),
     ]
 
 structured_ops_codegen = rule(
@@ -214,11 +231,10 @@ structured_ops_codegen = rule(
             mandatory = True,
             doc = "Directory (under this package's output) that receives the files; also the include prefix.",
         ),
-        "operators": attr.string_list(
-            doc = "The root names of the yaml's operators (`opgen operators` writes the list): " +
-                  "each gets headers of its own (ops/<root>.h, ops/<root>_native.h, " +
-                  "ops/<root>_meta.h), and the generated sources include only theirs. " +
-                  "The generator fails when the list is not the yaml's.",
+        "operator_headers": attr.bool(
+            default = False,
+            doc = "Give each operator headers of its own (`<library>/ops/<root>.h`, " +
+                  "`_native.h`, `_meta.h`), which the generated sources include alone.",
         ),
         "shards": attr.int(
             default = 1,

@@ -23,7 +23,7 @@ def structured_ops_library(
         cpp_namespace = None,
         tags_yaml = None,
         shards = 1,
-        operators = None,
+        operator_headers = False,
         static_dispatch = False,
         selected_ops = None,
         check_kernels = True,
@@ -77,14 +77,12 @@ def structured_ops_library(
       cpp_namespace: C++ namespace of the generated code; defaults to `name`.
       tags_yaml: label of the tags.yaml that `tags:` entries must come from.
       shards: registration files per family of dispatch keys.
-      operators: None, or the root names of the yaml's operators (a list the command
-        `tools/bazel run //codegen:opgen -- operators YAML --write LIST.bzl` writes, loaded
-        from that .bzl). Each operator then gets headers of its own:
-        `<name>/ops/<root>.h` (its dispatcher API), `<name>/ops/<root>_native.h` (its
-        kernels) and `<name>/ops/<root>_meta.h` (its meta struct), which the aggregate
-        headers include. A kernel that includes only its operators' headers, like every
-        generated source, is not recompiled when another operator is added. The build
-        fails, at the yaml line, when the list is not the yaml's operators.
+      operator_headers: give each operator (by root name: `add` for add.Tensor, add_
+        and add.out) headers of its own: `<name>/ops/<root>.h` (its dispatcher API),
+        `<name>/ops/<root>_native.h` (its kernels) and `<name>/ops/<root>_meta.h` (its meta
+        struct), which the aggregate headers include. The generated sources include
+        only their operators' headers; a kernel that does the same is not recompiled
+        when another operator is added.
       static_dispatch: register nothing with the dispatcher. `<name>/Functions.h`'s
         functions then pick the backend of their arguments as the dispatcher would (the
         device of the tensors, else of TensorOptions/Device arguments, else CPU; tensors
@@ -133,7 +131,7 @@ def structured_ops_library(
         library = name,
         backends = codegen_backends,
         shards = shards,
-        operators = operators or [],
+        operator_headers = operator_headers,
         static_dispatch = static_dispatch,
         cpp_namespace = cpp_namespace or name,
         visibility = visibility,
@@ -155,7 +153,8 @@ def structured_ops_library(
         # `<name>/Functions.h` from any package (Bazel adds a virtual include dir).
         strip_include_prefix = name,
         include_prefix = name,
-        deps = [Label("//runtime"), Label("//runtime:registry")],
+        # The per-operator headers' folders come with the generator's target.
+        deps = [Label("//runtime"), Label("//runtime:registry")] + ([":" + codegen] if operator_headers else []),
         visibility = visibility,
         **common
     )
