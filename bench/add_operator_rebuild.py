@@ -112,9 +112,7 @@ def main() -> int:
         actions = re.findall(r"Executing action '([^']+)'", f.read())
     kinds = collections.Counter(a.split(" ", 1)[0] for a in actions)
     compiled = sorted(a.split(" ", 1)[1] for a in actions if a.startswith("Compiling "))
-    print(
-        f"by hand: {len(paths)} files, {lines} lines"
-    )
+    print(f"by hand: {len(paths)} files, {lines} lines")
     print(
         f"bazel: {processes[1] if processes else '?'} processes ({processes[2] if processes else ''})"
     )

@@ -308,7 +308,9 @@ def _generate(parsed: NativeYaml, args: argparse.Namespace) -> int:
         outputs = [o for o in outputs if not o.header]
     op_dirs = None
     if args.op_headers is not None and not args.sources_only:
-        op_dirs = files.OperatorHeaderDirs(args.op_headers, args.include_prefix, args.op_header_shards)
+        op_dirs = files.OperatorHeaderDirs(
+            args.op_headers, args.include_prefix, args.op_header_shards
+        )
     write.write_library(renderer, outputs, args.output_dir, op_dirs=op_dirs)
     return 0
 

@@ -70,7 +70,9 @@ class OperatorHeaderDirs:
         """Every folder, those of shards without an operator too (Bazel declares them all)."""
         if not self.shards:
             return [os.path.join(self.root, self.include_prefix, "ops")]
-        return [os.path.join(self.root, str(i), self.include_prefix, "ops") for i in range(self.shards)]
+        return [
+            os.path.join(self.root, str(i), self.include_prefix, "ops") for i in range(self.shards)
+        ]
 
 
 def register_families(backends: tuple[str, ...]) -> tuple[str, ...]:
@@ -460,7 +462,11 @@ def register_context(lib: Library, out: OutputFile) -> dict:
     if family in lib.static_keys:
         entries = [e for w in wrappers for e in _static_entries(w)]
         static = [(family.lower(), entries)] if entries else []
-        includes.append(f"{family}Functions.h")
+        if not lib.per_operator_headers:
+            # The declarations the definitions below must match. With per-operator
+            # headers a shard leaves the whole key's list out: it would recompile the
+            # shard whenever any operator is added.
+            includes.append(f"{family}Functions.h")
     elif lib.static_dispatch:  # the fallback keys' entry points, which Functions.cpp calls
         for key in family_keys(family):
             entries = [e for w in wrappers if w.key == key for e in _static_entries(w)]

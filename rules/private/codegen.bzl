@@ -1,12 +1,13 @@
 """The generator action: one run of `//codegen:opgen generate` per library, every output declared."""
 
-load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES", "OPERATOR_HEADER_SHARDS")
 load("@rules_cc//cc:defs.bzl", "CcInfo", "cc_common")
+load("//codegen:outputs.bzl", "EXTRA_FAMILIES", "GENERATED_FILES", "OPERATOR_HEADER_SHARDS")
 load(":operator_set.bzl", "SelectedOperatorsInfo", "selective_ops_aspect")
 
 def generated_files(backends, shards):
-    """Every generated file of a library, as codegen/outputs.bzl lists them (the
-    per-operator headers aside: they go into folders, operator_header_dirs).
+    """Every generated file of a library, as codegen/outputs.bzl lists them.
+
+    The per-operator headers aside: they go into folders that the rule declares.
 
     Args:
       backends: the library's backends (dispatch keys), e.g. ["CPU", "CUDA"].
@@ -190,7 +191,7 @@ def _structured_ops_codegen_impl(ctx):
     backend_files = [f for files in by_backend.values() for f in files]
     groups = {"backend_" + key: depset(files) for key, files in by_backend.items()}
     return [
-        DefaultInfo(files = depset(outputs)),
+        DefaultInfo(files = depset(outputs + op_dirs)),
         OutputGroupInfo(
             headers = depset(headers),
             sources = depset(sources),

@@ -3,7 +3,6 @@ another process, directory and hash seed, are byte-identical to what Bazel's act
 
 import os
 import pathlib
-import re
 import subprocess
 import sys
 
@@ -13,10 +12,15 @@ from codegen.dest import files
 
 RUNFILES = pathlib.Path(os.path.abspath(__file__)).parents[2]
 YAML = RUNFILES / "ops" / "native_functions.yaml"
-BAZEL_OUTPUT = RUNFILES / "ops" / "aten"
-# As ops/BUILD.bazel asks: two shards and a header per operator of ops/operators.bzl.
-ROOTS = tuple(re.findall(r'^    "(\w+)",$', (RUNFILES / "ops" / "operators.bzl").read_text(), re.M))
-OUTPUTS = files.output_names(("CPU",), 2, ROOTS)
+# As ops/BUILD.bazel asks: two shards, and headers per operator in their folders.
+BAZEL_OUTPUT = RUNFILES / "ops"
+SHARDS = str(files.OPERATOR_HEADER_SHARDS)
+
+
+def tree(directory):
+    return {
+        str(p.relative_to(directory)): p.read_bytes() for p in directory.rglob("*") if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("hash_seed", ["1", "12345"])
@@ -26,31 +30,19 @@ def test_aten_regenerates_byte_identical(tmp_path, hash_seed):
     env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(RUNFILES))
     result = subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "codegen",
-            "generate",
-            "ops/native_functions.yaml",
-            "--namespace",
-            "sops::aten",
-            "--include-prefix",
-            "aten",
-            "--backends",
-            "CPU",
-            "--shards",
-            "2",
-            "--output-dir",
-            "out",
-            "--operators",
-            ",".join(ROOTS),
+            sys.executable, "-m", "codegen", "generate", "ops/native_functions.yaml",
+            "--namespace", "sops::aten", "--include-prefix", "aten", "--backends", "CPU",
+            "--shards", "2", "--output-dir", "out/aten",
+            "--op-headers", "out/aten_ops", "--op-header-shards", SHARDS,
         ],
         cwd=tmp_path,
         env=env,
         capture_output=True,
         text=True,
-    )
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    written = [str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*.*")]
-    assert sorted(written) == sorted(OUTPUTS)
-    for name in OUTPUTS:
-        assert (tmp_path / "out" / name).read_bytes() == (BAZEL_OUTPUT / name).read_bytes(), name
+    for folder in ("aten", "aten_ops"):
+        ours, bazels = tree(tmp_path / "out" / folder), tree(BAZEL_OUTPUT / folder)
+        assert sorted(ours) == sorted(bazels), folder
+        for name in ours:
+            assert ours[name] == bazels[name], name

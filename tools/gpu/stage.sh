@@ -36,10 +36,14 @@ fi
 rm -rf "$stage"
 mkdir -p "$stage/ops/aten/ops" "$stage/googletest"
 # The files the generator action declares (the output folder may also hold stale ones,
-# e.g. the headers of an operator since removed).
+# e.g. of an operator since removed), the per-operator headers out of their folders
+# (aten_ops/<shard>/aten/ops/, each folder rewritten whole by every run).
 tools/bazel cquery --config=cuda --output=files //ops:aten_codegen 2> /dev/null |
-  while read -r file; do
-    cp "$file" "$stage/ops/aten/${file#*/bin/ops/aten/}"
+  while read -r path; do
+    case $path in
+      */aten_ops/*) cp "$path"/aten/ops/*.h "$stage/ops/aten/ops/" 2> /dev/null || true ;;
+      *) cp "$path" "$stage/ops/aten/" ;;
+    esac
   done
 cp -R "$googletest/googletest/include" "$googletest/googletest/src" "$stage/googletest/"
 chmod -R u+w "$stage"
