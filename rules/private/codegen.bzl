@@ -112,6 +112,36 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
         args.add("--static-dispatch")
     return args, inputs
 
+def generator_command(ctx):
+    """How an action runs the generator: the module's Python toolchain without
+    site-packages (`-S -E`), importing only the generator's sources and the pinned wheels.
+
+    Args:
+      ctx: the rule context (with GENERATOR_ATTRS and the Python toolchain).
+
+    Returns:
+      A struct: `executable` (a path), `launcher` (the Args before the generator's own),
+      `files` (depsets of the Files it reads) and `tools`.
+    """
+    runtime = ctx.toolchains[PYTHON_TOOLCHAIN].py3_runtime
+    main = ctx.file._generator
+    roots = [main.dirname.rpartition("/")[0] or "."]  # the directory holding codegen/
+    roots += [w.label.workspace_root for w in ctx.attr._wheels]
+    launcher = ctx.actions.args()
+    launcher.add_all(["-S", "-E", "-B", main])
+    launcher.add_all(roots)
+    launcher.add("--")
+    files = [ctx.attr._generator_srcs[DefaultInfo].default_runfiles.files]
+    files += [w[DefaultInfo].files for w in ctx.attr._wheels]
+    if runtime.files:
+        files.append(runtime.files)
+    return struct(
+        executable = runtime.interpreter.path if runtime.interpreter else runtime.interpreter_path,
+        launcher = launcher,
+        files = files,
+        tools = [runtime.interpreter] if runtime.interpreter else [],
+    )
+
 def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "StructuredOpsGen", transitive = []):
     """Runs the generator hermetically, as one action.
 
@@ -127,23 +157,12 @@ def run_generator(ctx, args, inputs, outputs, progress_message, mnemonic = "Stru
       mnemonic: the action's mnemonic.
       transitive: depsets of further Files the action reads.
     """
-    runtime = ctx.toolchains[PYTHON_TOOLCHAIN].py3_runtime
-    main = ctx.file._generator
-    roots = [main.dirname.rpartition("/")[0] or "."]  # the directory holding codegen/
-    roots += [w.label.workspace_root for w in ctx.attr._wheels]
-    launcher = ctx.actions.args()
-    launcher.add_all(["-S", "-E", "-B", main])
-    launcher.add_all(roots)
-    launcher.add("--")
-    files = [ctx.attr._generator_srcs[DefaultInfo].default_runfiles.files]
-    files += [w[DefaultInfo].files for w in ctx.attr._wheels]
-    if runtime.files:
-        files.append(runtime.files)
+    command = generator_command(ctx)
     ctx.actions.run(
-        executable = runtime.interpreter.path if runtime.interpreter else runtime.interpreter_path,
-        arguments = [launcher, args],
-        inputs = depset(inputs, transitive = files + transitive),
-        tools = [runtime.interpreter] if runtime.interpreter else [],
+        executable = command.executable,
+        arguments = [command.launcher, args],
+        inputs = depset(inputs, transitive = command.files + transitive),
+        tools = command.tools,
         outputs = outputs,
         mnemonic = mnemonic,
         progress_message = progress_message,

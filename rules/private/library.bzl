@@ -3,7 +3,6 @@
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//codegen:dispatch_keys.bzl", "DISPATCH_KEYS")
 load(":codegen.bzl", "structured_ops_codegen", "structured_ops_selected_sources")
-load(":kernel_check.bzl", "structured_ops_kernel_check")
 load(":symbols.bzl", "structured_ops_kernel_symbols")
 
 # The backends whose kernels from `backend_deps` are built only under a build setting
@@ -58,11 +57,11 @@ def structured_ops_library(
 
     Building `name` fails, at the yaml line of each, when a kernel or meta function the
     yaml declares is defined by no object of `srcs`, `deps` and `backend_deps` (a
-    validation action, `<name>_kernel_check`; `check_kernels = False` turns it off),
+    validation action, in `<name>_kernel_symbols`; `check_kernels = False` turns it off),
     instead of an undefined reference when something links it.
 
     Also made: `<name>_codegen` (the generator's run), `<name>_kernel_symbols` (`nm` of the
-    kernels, read by the check and by selective builds), `<name>_kernel_check` and, with
+    kernels, read by selective builds, and the check) and, with
     `selected_ops`, `<name>_selected` (the generated sources of the selection; its output
     group `report` says why each operator is kept).
 
@@ -177,24 +176,16 @@ def structured_ops_library(
         **kwargs
     )
 
-    # Read once, by the kernel check and by every selective build of the library.
+    # Read once, by every selective build of the library, and checked in the same action.
     structured_ops_kernel_symbols(
         name = name + "_kernel_symbols",
         kernels = kernels,
+        library_codegen = codegen if check_kernels else None,
+        static_dispatch = static_dispatch,
         visibility = visibility,
         **common
     )
-    checks = []
-    if check_kernels:
-        structured_ops_kernel_check(
-            name = name + "_kernel_check",
-            kernel_symbols = name + "_kernel_symbols",
-            library_codegen = codegen,
-            static_dispatch = static_dispatch,
-            visibility = ["//visibility:private"],
-            **common
-        )
-        checks.append(":%s_kernel_check" % name)
+    checks = [":%s_kernel_symbols" % name] if check_kernels else []
 
     # One target per backend: its generated wrappers, static entry points and
     # registrations (static initializers: every object kept unless statically dispatched).
