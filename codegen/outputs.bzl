@@ -31,6 +31,7 @@ GENERATED_FILES = [
     {"name": "ops/{op}_native.h", "template": "NativeFunctions.h.j2", "context": "natives", "header": True},
     {"name": "{key}Functions.h", "template": "Functions.h.j2", "context": "static_functions", "header": True},
     {"name": "Operators.cpp", "template": "Operators.cpp.j2", "context": "operators", "header": False},
+    {"name": "Operators_{shard}.cpp", "template": "OperatorShard.cpp.j2", "context": "operators", "header": False},
     {"name": "Functions_{shard}.cpp", "template": "Functions.cpp.j2", "context": "functions", "header": False},
     {"name": "Register{family}_{shard}.cpp", "template": "Register.cpp.j2", "context": "register", "header": False},
     {"name": "UnboxingFunctions.h", "template": "UnboxingFunctions.h.j2", "context": "unboxing", "header": True},

@@ -149,11 +149,13 @@ class OperatorEntry:
 
 
 def operators_context(lib: Library, out: OutputFile) -> dict:
-    # The header declares the array; the source lists what the library links.
-    ops = sorted(
-        lib.needed_functions, key=lambda f: (str(f.func.name.name), f.func.name.overload_name)
-    )
+    # A shard's source lists the operators of the shard that the library links (the
+    # header and Operators.cpp, none: they merge the shards' tables).
+    chosen = [f for f in lib.needed_functions if out.shard is not None and lib.shard_of(f) == out.shard]
+    ops = sorted(chosen, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
     return {
+        "shards": lib.shards,
+        "shard": out.shard,
         "operators": [
             OperatorEntry(str(f.func.name.name), f.func.name.overload_name, str(f.func))
             for f in ops

@@ -67,7 +67,7 @@ RESERVED_OPERATOR_NAMES = (
     frozenset(RUNTIME_TYPES)
     | _MACROS
     | {"int64_t", "meta", "native", "cpu", "cuda"}
-    | {"OperatorSchema", "kNumOperators", "kOperators", "find_operator"}
+    | {"OperatorSchema", "operator_schemas", "operator_shards", "find_operator"}
 )
 
 
