@@ -300,7 +300,7 @@ class FunctionEntry:
     args: str  # the kernel's arguments
     op: str
     signature: str  # the kernel's C++ function type
-    handle: str  # Functions.cpp's variable holding the operator (no argument's name)
+    handle: str  # Operators_<shard>.cpp's variable holding the operator (no argument's name)
     wrapper: str | None = None  # what a static entry point calls
     across_devices: bool = (
         False  # device_check: NoCheck: cpu beside another device dispatches to it
@@ -469,7 +469,7 @@ def register_context(lib: Library, out: OutputFile) -> dict:
             # headers a shard leaves the whole key's list out: it would recompile the
             # shard whenever any operator is added.
             includes.append(f"{family}Functions.h")
-    elif lib.static_dispatch:  # the fallback keys' entry points, which Functions.cpp calls
+    elif lib.static_dispatch:  # the fallback keys' entry points, which Operators_<shard>.cpp calls
         for key in family_keys(family):
             entries = [e for w in wrappers if w.key == key for e in _static_entries(w)]
             static += [(key.lower(), entries)] if entries else []
@@ -523,6 +523,7 @@ def _autogen_copy(lib: Library) -> dict:
 CONTEXTS = {
     "types": types_context,
     "operators": operators_context,
+    "operator_shard": lambda lib, out: operators_context(lib, out) | functions_context(lib, out),
     "metas": metas_context,
     "natives": natives_context,
     "functions": functions_context,

@@ -17,7 +17,7 @@ The library then keeps:
     The calls of generated wrappers are known here (a Common wrapper calls its out=
     variant, autogen kernels their base variant and copy_); those of hand-written kernels
     and meta functions are read off the kernels' compiled objects (kernel_symbols.py).
-    Needed operators get wrappers, static entry points and Functions_<shard>.cpp definitions,
+    Needed operators get wrappers, static entry points and Operators_<shard>.cpp definitions,
     so every call the linked kernels make resolves; nothing of any other operator is
     generated.
 """
