@@ -151,7 +151,9 @@ class OperatorEntry:
 def operators_context(lib: Library, out: OutputFile) -> dict:
     # A shard's source lists the operators of the shard that the library links (the
     # header and Operators.cpp, none: they merge the shards' tables).
-    chosen = [f for f in lib.needed_functions if out.shard is not None and lib.shard_of(f) == out.shard]
+    chosen = [
+        f for f in lib.needed_functions if out.shard is not None and lib.shard_of(f) == out.shard
+    ]
     ops = sorted(chosen, key=lambda f: (str(f.func.name.name), f.func.name.overload_name))
     return {
         "shards": lib.shards,

@@ -113,8 +113,10 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     return args, inputs
 
 def generator_command(ctx):
-    """How an action runs the generator: the module's Python toolchain without
-    site-packages (`-S -E`), importing only the generator's sources and the pinned wheels.
+    """How an action runs the generator.
+
+    The module's Python toolchain runs without site-packages (`-S -E`), importing only
+    the generator's sources and the pinned wheels.
 
     Args:
       ctx: the rule context (with GENERATOR_ATTRS and the Python toolchain).
