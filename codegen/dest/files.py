@@ -8,7 +8,6 @@ The list of files lives once, in codegen/outputs.bzl (the Starlark rule loads it
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 from dataclasses import dataclass
 from typing import cast
@@ -25,6 +24,7 @@ from codegen.dest.library import (
     Locals,
     fresh,
     kernel_namespace,
+    stable_shard,
 )
 from codegen.model.entry import NativeFunction
 
@@ -58,12 +58,9 @@ class OperatorHeaderDirs:
     include_prefix: str
     shards: int = 0
 
-    def shard_of(self, op: str) -> int:
-        return int(hashlib.sha1(op.encode()).hexdigest(), 16) % self.shards
-
     def path(self, out: OutputFile) -> str:
         assert out.op is not None  # a per-operator header
-        shard = [str(self.shard_of(out.op))] if self.shards else []
+        shard = [str(stable_shard(out.op, self.shards))] if self.shards else []
         return os.path.join(self.root, *shard, self.include_prefix, out.name)
 
     def directories(self) -> list[str]:

@@ -293,9 +293,7 @@ class Library:
     def shard_of_root(self, root: str) -> int:
         shard = self._shard_of_root.get(root)
         if shard is None:
-            shard = self._shard_of_root[root] = (
-                int(hashlib.sha1(root.encode()).hexdigest(), 16) % self.shards
-            )
+            shard = self._shard_of_root[root] = stable_shard(root, self.shards)
         return shard
 
     @functools.cached_property
@@ -330,6 +328,11 @@ class Library:
                 self._by_key_and_shard.setdefault((w.key, self.shard_of(w.function)), []).append(w)
         found = [w for k in keys for w in self._by_key_and_shard.get((k, shard), ())]
         return found if len(keys) == 1 else sorted(found, key=lambda w: (w.op, w.key))
+
+
+def stable_shard(name: str, shards: int) -> int:
+    """Which of `shards` a name falls in: by its sha1 (hash() changes between runs)."""
+    return int(hashlib.sha1(name.encode()).hexdigest(), 16) % shards
 
 
 def kernel_namespace(library_namespace: str, cpp_namespace: str) -> str:

@@ -230,10 +230,13 @@ def _structured_ops_codegen_impl(ctx):
             shards = info.shards,
             operator_headers = info.operator_headers,
         ),
-        # The per-operator headers' folders, for the library's headers target to depend on.
+        # The headers, for the library's headers target to depend on: included as
+        # `<library>/Functions.h` from the folder above the output folder (no symlinks
+        # into a virtual include folder, which a changed header would re-make), and the
+        # per-operator headers from their folders.
         CcInfo(compilation_context = cc_common.create_compilation_context(
-            headers = depset(op_dirs),
-            quote_includes = depset([d.path for d in op_dirs]),
+            headers = depset(headers + op_dirs),
+            quote_includes = depset([headers[0].dirname[:-len(ctx.attr.library) - 1]] + [d.path for d in op_dirs]),
         )),
     ]
 

@@ -136,24 +136,21 @@ def structured_ops_library(
         visibility = visibility,
         **common
     )
-    groups = ["header_files", "shared_sources"] + ["backend_" + key for key in backends]
+    groups = ["shared_sources"] + ["backend_" + key for key in backends]
     for group in groups:
         native.filegroup(
             name = "%s_%s" % (name, group),
             srcs = [codegen],
-            output_group = "headers" if group == "header_files" else group,
+            output_group = group,
             visibility = ["//visibility:private"],
             **common
         )
     headers = name + "_headers"
     cc_library(
         name = headers,
-        hdrs = [":%s_header_files" % name],
-        # `<name>/Functions.h` from any package (Bazel adds a virtual include dir).
-        strip_include_prefix = name,
-        include_prefix = name,
-        # The per-operator headers' folders come with the generator's target.
-        deps = [Label("//runtime"), Label("//runtime:registry")] + ([":" + codegen] if operator_headers else []),
+        # The generated headers come with the generator's target, `<name>/Functions.h`
+        # from any package: its output folder's parent is on the quote include path.
+        deps = [Label("//runtime"), Label("//runtime:registry"), ":" + codegen],
         visibility = visibility,
         **common
     )
