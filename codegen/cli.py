@@ -249,6 +249,8 @@ def _generate_options_problem(args: argparse.Namespace) -> str | None:
         )
     if args.shards < 1:
         return f"--shards must be at least 1, got {args.shards}"
+    if getattr(args, "op_header_shards", 0) < 0:
+        return f"--op-header-shards must be 0 (one folder) or more, got {args.op_header_shards}"
     prefix = args.include_prefix or os.path.basename(
         os.path.normpath(os.path.abspath(args.output_dir))
     )
