@@ -79,7 +79,7 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     Args:
       ctx: the rule context making the action.
       info: a struct with StructuredOpsSourcesInfo's yaml, tags_yaml, library,
-        cpp_namespace, backends, shards and operators.
+        cpp_namespace, backends, shards and operator_headers.
       output_dir: where generate writes (None for check-kernels, which writes nothing).
       static_dispatch: whether the library is statically dispatched.
       command: `generate` or `check-kernels`.
