@@ -4,13 +4,29 @@
 // bool inputs give float32), pow.Tensor_Scalar promotes self with the exponent as a
 // Python number.
 #include "aten/ops/abs_meta.h"
+#include "aten/ops/acos_meta.h"
+#include "aten/ops/acosh_meta.h"
+#include "aten/ops/asin_meta.h"
+#include "aten/ops/asinh_meta.h"
+#include "aten/ops/atan_meta.h"
+#include "aten/ops/atanh_meta.h"
+#include "aten/ops/cos_meta.h"
+#include "aten/ops/cosh_meta.h"
+#include "aten/ops/erf_meta.h"
 #include "aten/ops/exp_meta.h"
+#include "aten/ops/expm1_meta.h"
+#include "aten/ops/log10_meta.h"
+#include "aten/ops/log1p_meta.h"
+#include "aten/ops/log2_meta.h"
 #include "aten/ops/log_meta.h"
 #include "aten/ops/neg_meta.h"
 #include "aten/ops/pow_meta.h"
 #include "aten/ops/rsqrt_meta.h"
 #include "aten/ops/sigmoid_meta.h"
+#include "aten/ops/sin_meta.h"
+#include "aten/ops/sinh_meta.h"
 #include "aten/ops/sqrt_meta.h"
+#include "aten/ops/tan_meta.h"
 #include "aten/ops/tanh_meta.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
@@ -39,6 +55,22 @@ SOPS_UNARY_FLOAT_META(exp)
 SOPS_UNARY_FLOAT_META(log)
 SOPS_UNARY_FLOAT_META(sqrt)
 SOPS_UNARY_FLOAT_META(rsqrt)
+SOPS_UNARY_FLOAT_META(sin)
+SOPS_UNARY_FLOAT_META(cos)
+SOPS_UNARY_FLOAT_META(tan)
+SOPS_UNARY_FLOAT_META(asin)
+SOPS_UNARY_FLOAT_META(acos)
+SOPS_UNARY_FLOAT_META(atan)
+SOPS_UNARY_FLOAT_META(sinh)
+SOPS_UNARY_FLOAT_META(cosh)
+SOPS_UNARY_FLOAT_META(asinh)
+SOPS_UNARY_FLOAT_META(acosh)
+SOPS_UNARY_FLOAT_META(atanh)
+SOPS_UNARY_FLOAT_META(erf)
+SOPS_UNARY_FLOAT_META(expm1)
+SOPS_UNARY_FLOAT_META(log1p)
+SOPS_UNARY_FLOAT_META(log2)
+SOPS_UNARY_FLOAT_META(log10)
 SOPS_UNARY_FLOAT_META(sigmoid)
 SOPS_UNARY_FLOAT_META(tanh)
 

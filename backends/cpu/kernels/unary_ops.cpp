@@ -5,13 +5,29 @@
 #include <cmath>
 
 #include "aten/ops/abs_native.h"
+#include "aten/ops/acos_native.h"
+#include "aten/ops/acosh_native.h"
+#include "aten/ops/asin_native.h"
+#include "aten/ops/asinh_native.h"
+#include "aten/ops/atan_native.h"
+#include "aten/ops/atanh_native.h"
+#include "aten/ops/cos_native.h"
+#include "aten/ops/cosh_native.h"
+#include "aten/ops/erf_native.h"
 #include "aten/ops/exp_native.h"
+#include "aten/ops/expm1_native.h"
+#include "aten/ops/log10_native.h"
+#include "aten/ops/log1p_native.h"
+#include "aten/ops/log2_native.h"
 #include "aten/ops/log_native.h"
 #include "aten/ops/neg_native.h"
 #include "aten/ops/pow_native.h"
 #include "aten/ops/rsqrt_native.h"
 #include "aten/ops/sigmoid_native.h"
+#include "aten/ops/sin_native.h"
+#include "aten/ops/sinh_native.h"
 #include "aten/ops/sqrt_native.h"
+#include "aten/ops/tan_native.h"
 #include "aten/ops/tanh_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/vec_math.h"
@@ -68,6 +84,22 @@ SOPS_UNARY_FLOAT_VEC_IMPL(exp, std::exp(x), vec::exp(v))
 SOPS_UNARY_FLOAT_IMPL(log, std::log(x))
 SOPS_UNARY_FLOAT_IMPL(sqrt, std::sqrt(x))
 SOPS_UNARY_FLOAT_IMPL(rsqrt, scalar_t(1) / std::sqrt(x))
+SOPS_UNARY_FLOAT_IMPL(sin, std::sin(x))
+SOPS_UNARY_FLOAT_IMPL(cos, std::cos(x))
+SOPS_UNARY_FLOAT_IMPL(tan, std::tan(x))
+SOPS_UNARY_FLOAT_IMPL(asin, std::asin(x))
+SOPS_UNARY_FLOAT_IMPL(acos, std::acos(x))
+SOPS_UNARY_FLOAT_IMPL(atan, std::atan(x))
+SOPS_UNARY_FLOAT_IMPL(sinh, std::sinh(x))
+SOPS_UNARY_FLOAT_IMPL(cosh, std::cosh(x))
+SOPS_UNARY_FLOAT_IMPL(asinh, std::asinh(x))
+SOPS_UNARY_FLOAT_IMPL(acosh, std::acosh(x))
+SOPS_UNARY_FLOAT_IMPL(atanh, std::atanh(x))
+SOPS_UNARY_FLOAT_IMPL(erf, std::erf(x))
+SOPS_UNARY_FLOAT_IMPL(expm1, std::expm1(x))
+SOPS_UNARY_FLOAT_IMPL(log1p, std::log1p(x))
+SOPS_UNARY_FLOAT_IMPL(log2, std::log2(x))
+SOPS_UNARY_FLOAT_IMPL(log10, std::log10(x))
 SOPS_UNARY_FLOAT_VEC_IMPL(sigmoid, scalar_t(1) / (scalar_t(1) + std::exp(-x)), vec::sigmoid(v))
 SOPS_UNARY_FLOAT_VEC_IMPL(tanh, std::tanh(x), vec::tanh(v))
 

@@ -3,8 +3,8 @@ for each op): some keep the dtype, the others give integral and bool inputs floa
 pow.Tensor_Scalar. One generator for the unary ops, parameterised by a table row; each op
 writes its own file with its functional, inplace and out= overloads.
 
-exp, log, sigmoid, tanh, sqrt, rsqrt and pow with a general exponent are computed by
-PyTorch with vectorized approximations (its float32 sqrt is 1 ulp off the correctly
+exp, log, sigmoid, tanh, sqrt, rsqrt, the trigonometric, hyperbolic and other unary math
+and pow with a general exponent are computed by PyTorch with vectorized approximations (its float32 sqrt is 1 ulp off the correctly
 rounded std::sqrt for some inputs), so their floating cases carry a tolerance (`tol`);
 neg, abs and pow's exact special exponents (0, 1, 2, 3, -1, -2) are bit for bit.
 """
@@ -43,6 +43,25 @@ UNARY = [
     Unary("rsqrt", True, True, rng=(0, 8), special=tuple(SPECIAL + [2.0, 6.25])),
     Unary("sigmoid", True, True, special=tuple(SPECIAL + [-100.0, 100.0])),
     Unary("tanh", True, True, special=tuple(SPECIAL + [-30.0, 30.0])),
+    # Trigonometric, hyperbolic and the other unary math of core ATen: std:: functions
+    # against PyTorch's (SLEEF's, vectorized), within `tol`; outside an op's domain both
+    # give NaN.
+    Unary("sin", True, True, special=tuple(SPECIAL + [3.1415927, 100.0])),
+    Unary("cos", True, True, special=tuple(SPECIAL + [3.1415927, 100.0])),
+    Unary("tan", True, True, rng=(-1.5, 1.5), special=tuple(SPECIAL + [0.7853982])),
+    Unary("asin", True, True, rng=(-1, 1), special=tuple(SPECIAL + [0.5, 2.0])),
+    Unary("acos", True, True, rng=(-1, 1), special=tuple(SPECIAL + [0.5, 2.0])),
+    Unary("atan", True, True, special=tuple(SPECIAL + [100.0])),
+    Unary("sinh", True, True, rng=(-3, 3), special=tuple(SPECIAL + [-20.0, 20.0])),
+    Unary("cosh", True, True, rng=(-3, 3), special=tuple(SPECIAL + [-20.0, 20.0])),
+    Unary("asinh", True, True, special=tuple(SPECIAL + [100.0])),
+    Unary("acosh", True, True, rng=(1, 8), special=tuple(SPECIAL + [2.0, 100.0])),
+    Unary("atanh", True, True, rng=(-0.9, 0.9), special=tuple(SPECIAL + [0.5, 2.0])),
+    Unary("erf", True, True, rng=(-3, 3), special=tuple(SPECIAL + [-5.0, 5.0])),
+    Unary("expm1", True, True, rng=(-3, 3), special=tuple(SPECIAL + [1e-6, -100.0])),
+    Unary("log1p", True, True, rng=(-0.9, 8), special=tuple(SPECIAL + [1e-6, -2.0])),
+    Unary("log2", True, True, rng=(0, 8), special=tuple(SPECIAL + [2.0, 1024.0])),
+    Unary("log10", True, True, rng=(0, 8), special=tuple(SPECIAL + [10.0, 1000.0])),
 ]
 
 
