@@ -3,9 +3,9 @@
 
     python3 bench/add_operator_rebuild.py [--target //ops:aten]
 
-Builds the target, then adds `aten::erf` as a library author would (its three schemas
+Builds the target, then adds `aten::erfc` as a library author would (its three schemas
 in ops/native_functions.yaml, its meta function in ops/meta/unary_ops.cpp and its CPU
-kernel in backends/cpu/kernels/unary_ops.cpp, each including erf's header), builds
+kernel in backends/cpu/kernels/unary_ops.cpp, each including erfc's header), builds
 again with Bazel's --explain and prints the places and lines written by hand and the
 actions Bazel ran, by kind (the compiled files named), then puts the three files back. Needs a clean checkout of those
 files. This is a measurement, not a test: it asserts nothing.
@@ -23,22 +23,22 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BAZEL = os.path.join(ROOT, "tools", "bazel")
 
-SCHEMAS = """- func: erf(Tensor self) -> Tensor
+SCHEMAS = """- func: erfc(Tensor self) -> Tensor
   device_check: NoCheck
-  structured_delegate: erf.out
+  structured_delegate: erfc.out
   variants: function, method
 
-- func: erf_(Tensor(a!) self) -> Tensor(a!)
+- func: erfc_(Tensor(a!) self) -> Tensor(a!)
   device_check: NoCheck
-  structured_delegate: erf.out
+  structured_delegate: erfc.out
   variants: function, method
 
-- func: erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+- func: erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
   device_check: NoCheck
   structured: True
   structured_inherits: TensorIteratorBase
   dispatch:
-    CPU: erf_out
+    CPU: erfc_out
 
 """
 # (file, the line the addition goes before or after, the addition, before?)
@@ -47,25 +47,25 @@ EDITS = [
     (
         "ops/meta/unary_ops.cpp",
         '#include "aten/ops/exp_meta.h"\n',
-        '#include "aten/ops/erf_meta.h"\n',
+        '#include "aten/ops/erfc_meta.h"\n',
         True,
     ),
     (
         "ops/meta/unary_ops.cpp",
         "SOPS_UNARY_FLOAT_META(rsqrt)\n",
-        "SOPS_UNARY_FLOAT_META(erf)\n",
+        "SOPS_UNARY_FLOAT_META(erfc)\n",
         False,
     ),
     (
         "backends/cpu/kernels/unary_ops.cpp",
         '#include "aten/ops/exp_native.h"\n',
-        '#include "aten/ops/erf_native.h"\n',
+        '#include "aten/ops/erfc_native.h"\n',
         True,
     ),
     (
         "backends/cpu/kernels/unary_ops.cpp",
         "SOPS_UNARY_FLOAT_IMPL(rsqrt, scalar_t(1) / std::sqrt(x))\n",
-        "SOPS_UNARY_FLOAT_IMPL(erf, std::erf(x))\n",
+        "SOPS_UNARY_FLOAT_IMPL(erfc, std::erfc(x))\n",
         False,
     ),
 ]

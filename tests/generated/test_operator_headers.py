@@ -16,18 +16,18 @@ CHECKOUT = pathlib.Path(codegen.__file__).parents[1]
 ATEN_YAML = CHECKOUT / "ops" / "native_functions.yaml"
 SHARDS = 256
 
-ERF = """- func: erf(Tensor self) -> Tensor
-  structured_delegate: erf.out
+ERFC = """- func: erfc(Tensor self) -> Tensor
+  structured_delegate: erfc.out
   variants: function, method
 
-- func: erf_(Tensor(a!) self) -> Tensor(a!)
-  structured_delegate: erf.out
+- func: erfc_(Tensor(a!) self) -> Tensor(a!)
+  structured_delegate: erfc.out
 
-- func: erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+- func: erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
   structured: True
   structured_inherits: TensorIteratorBase
   dispatch:
-    CPU: erf_out
+    CPU: erfc_out
 
 """
 
@@ -60,11 +60,11 @@ def folder(root):
     return int(hashlib.sha1(root.encode()).hexdigest(), 16) % SHARDS
 
 
-def with_erf(tmp_path):
+def with_erfc(tmp_path):
     text = ATEN_YAML.read_text()
     anchor = "- func: rsqrt(Tensor self) -> Tensor\n"
     path = tmp_path / "native_functions.yaml"
-    path.write_text(text.replace(anchor, ERF + anchor, 1))
+    path.write_text(text.replace(anchor, ERFC + anchor, 1))
     return path
 
 
@@ -113,13 +113,13 @@ def test_headers_go_to_folders_by_root_name(tmp_path):
 
 def test_a_new_operator_changes_one_folder_and_one_shard_of_each_family(tmp_path):
     before = sharded(tmp_path / "before", ATEN_YAML)
-    after = sharded(tmp_path / "after", with_erf(tmp_path))
-    erf = f"ops/{folder('erf')}/aten/ops/erf"
-    assert set(after) - set(before) == {f"{erf}.h", f"{erf}_native.h", f"{erf}_meta.h"}
+    after = sharded(tmp_path / "after", with_erfc(tmp_path))
+    erfc = f"ops/{folder('erfc')}/aten/ops/erfc"
+    assert set(after) - set(before) == {f"{erfc}.h", f"{erfc}_native.h", f"{erfc}_meta.h"}
     changed = {n for n in before if before[n] != after[n]}
     # The aggregates change (and the static entry points' headers, one per key, which
     # only statically dispatched sources include); of the sharded sources, one shard of
-    # each family erf is in (its CPU and Meta wrappers, the Common path of its functional
+    # each family erfc is in (its CPU and Meta wrappers, the Common path of its functional
     # variant, its dispatcher API, boxed kernels and schemas).
     numbered = {n for n in changed if re.search(r"_\d\.cpp$", n)}
     assert changed - numbered == {
@@ -130,7 +130,7 @@ def test_a_new_operator_changes_one_folder_and_one_shard_of_each_family(tmp_path
     assert len(numbered) == len(families)  # one shard each
     assert {"aten/RegisterCPU", "aten/RegisterMeta", "aten/Operators"} <= families
     # Sources include only from the folders of their operators: none of the unchanged
-    # ones from erf's folder.
+    # ones from erfc's folder.
     for name in set(before) - changed:
         if name.endswith(".cpp"):
-            assert not any(i.startswith("ops/erf") for i in includes(after[name])), name
+            assert not any(i.startswith("ops/erfc") for i in includes(after[name])), name
