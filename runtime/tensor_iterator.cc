@@ -416,6 +416,15 @@ TensorIterator TensorIterator::unary_op(const Tensor& out, const Tensor& a) {
   return iter;
 }
 
+TensorIterator TensorIterator::copy_op(const Tensor& dst, const Tensor& src) {
+  TensorIteratorConfig config;
+  config.add_output(dst, "self")
+      .add_input(src, "src")
+      .cast_common_dtype_to_outputs(true)
+      .resize_outputs(false);
+  return TensorIterator(config);
+}
+
 TensorIterator TensorIterator::unary_float_op(const Tensor& out, const Tensor& a) {
   TensorIterator iter;
   iter.build_unary_float_op(out, a);

@@ -373,6 +373,9 @@ class TensorIterator final : public TensorIteratorBase {
   static TensorIterator comparison_op(const Tensor& out, const Tensor& a, const Tensor& b);
   static TensorIterator unary_op(const Tensor& out, const Tensor& a);
   static TensorIterator unary_float_op(const Tensor& out, const Tensor& a);
+  // copy_'s: dst = src converted to dst's dtype, src broadcast to dst's shape, dst
+  // neither resized nor allocated.
+  static TensorIterator copy_op(const Tensor& dst, const Tensor& src);
 
   void set_output_raw_strided(int64_t output_idx, IntArrayRef sizes, IntArrayRef strides_hint,
                               TensorOptions options) override;

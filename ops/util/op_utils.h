@@ -20,33 +20,14 @@ namespace sops::aten::ops_util {
 
 // ATen's ScalarType name, as PyTorch prints it in errors: "Float", "Long", "Bool".
 constexpr std::string_view aten_name(ScalarType t) {
+  // The enumerators are ATen's names.
   switch (t) {
-    case ScalarType::Byte:
-      return "Byte";
-    case ScalarType::Char:
-      return "Char";
-    case ScalarType::Int:
-      return "Int";
-    case ScalarType::Long:
-      return "Long";
-    case ScalarType::Half:
-      return "Half";
-    case ScalarType::Float:
-      return "Float";
-    case ScalarType::Double:
-      return "Double";
-    case ScalarType::Bool:
-      return "Bool";
-    case ScalarType::BFloat16:
-      return "BFloat16";
-    case ScalarType::Short:
-      return "Short";
-    case ScalarType::ComplexHalf:
-      return "ComplexHalf";
-    case ScalarType::ComplexFloat:
-      return "ComplexFloat";
-    case ScalarType::ComplexDouble:
-      return "ComplexDouble";
+#define SOPS_CASE(unused, name, str) \
+  case ScalarType::name:             \
+    return #name;
+    SOPS_FORALL_SCALAR_TYPES(SOPS_CASE)
+    SOPS_FORALL_NAME_ONLY_SCALAR_TYPES(SOPS_CASE)
+#undef SOPS_CASE
     case ScalarType::Undefined:
       break;
   }

@@ -16,15 +16,15 @@ def _kernel_symbols_impl(ctx):
     # there), read directly so that no archive is made for this (adding a kernel then
     # re-archives nothing); the static archives of libraries that come without their
     # objects (precompiled ones), and the shared libraries that come without either.
-    archives, shared = [], []
+    readable, shared = [], []  # objects and archives; shared libraries
     for linker_input in ctx.attr.kernels[CcInfo].linking_context.linker_inputs.to_list():
         for lib in linker_input.libraries:
             objects = lib.pic_objects or lib.objects
             archive = lib.static_library or lib.pic_static_library
             if objects:
-                archives.extend(objects)
+                readable.extend(objects)
             elif archive:
-                archives.append(archive)
+                readable.append(archive)
             elif lib.dynamic_library:
                 shared.append(lib.dynamic_library)
     output = ctx.actions.declare_file(ctx.label.name + ".txt")
@@ -32,10 +32,10 @@ def _kernel_symbols_impl(ctx):
     args = ctx.actions.args()
     args.add(cc_toolchain.nm_executable)
     args.add(output)
-    args.add_all(archives)
+    args.add_all(readable)
     args.add_all(shared, before_each = "-D")
     arguments = [args]
-    inputs = archives + shared
+    inputs = readable + shared
     transitive = [cc_toolchain.all_files]
     tools = []
     message = "Reading the symbols of the kernels of %{label}"

@@ -23,12 +23,7 @@ struct Constant {
 
 void copy_on_device(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;
-  TensorIteratorConfig config;
-  config.add_output(dst, "self")
-      .add_input(src, "src")
-      .cast_common_dtype_to_outputs(true)
-      .resize_outputs(false);
-  TensorIterator iter(config);
+  TensorIterator iter = TensorIterator::copy_op(dst, src);
   SOPS_DISPATCH_EVERY_TYPE(dst.scalar_type(), "copy_",
                            [&] { gpu_kernel(iter, Identity<scalar_t>{}); });
 }
