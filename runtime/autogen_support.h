@@ -54,7 +54,11 @@ inline std::vector<Tensor> clone_of(ArrayRef<Tensor> ts, CopyFn copy) {
   return copies;
 }
 
+// As PyTorch's generated out= kernels: out must have the result's dtype (no conversion).
 inline void copy_to_out(const Tensor& out, const Tensor& value, CopyFn copy) {
+  SOPS_CHECK_ARG(out.scalar_type() == value.scalar_type(), "out",
+                 "Expected out tensor to have dtype ", typemeta_name(value.scalar_type()),
+                 ", but got ", typemeta_name(out.scalar_type()), " instead");
   out.resize_(value.sizes());
   copy(out, value);
 }

@@ -145,6 +145,42 @@ constexpr std::string_view cpp_type_name(ScalarType t) {
   return "void";
 }
 
+// The C++ element type's name as PyTorch's tensor.dtype() prints it in some messages
+// (caffe2::TypeMeta): "float", "double", "long int", "unsigned char".
+constexpr std::string_view typemeta_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte:
+      return "unsigned char";
+    case ScalarType::Char:
+      return "signed char";
+    case ScalarType::Int:
+      return "int";
+    case ScalarType::Long:
+      return "long int";
+    case ScalarType::Half:
+      return "c10::Half";
+    case ScalarType::Float:
+      return "float";
+    case ScalarType::Double:
+      return "double";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::BFloat16:
+      return "c10::BFloat16";
+    case ScalarType::Short:
+      return "short int";
+    case ScalarType::ComplexHalf:
+      return "c10::complex<c10::Half>";
+    case ScalarType::ComplexFloat:
+      return "c10::complex<float>";
+    case ScalarType::ComplexDouble:
+      return "c10::complex<double>";
+    case ScalarType::Undefined:
+      break;
+  }
+  return "nullptr (uninitialized)";
+}
+
 // Parses PyTorch's name ("float32", "complex64") or the ATen enumerator ("Float",
 // "ComplexFloat"), names-only types included; Undefined if neither.
 ScalarType parse_scalar_type(std::string_view name);

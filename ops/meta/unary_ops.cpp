@@ -10,24 +10,31 @@
 #include "aten/ops/asinh_meta.h"
 #include "aten/ops/atan_meta.h"
 #include "aten/ops/atanh_meta.h"
+#include "aten/ops/bitwise_not_meta.h"
+#include "aten/ops/ceil_meta.h"
 #include "aten/ops/cos_meta.h"
 #include "aten/ops/cosh_meta.h"
 #include "aten/ops/erf_meta.h"
 #include "aten/ops/exp_meta.h"
 #include "aten/ops/expm1_meta.h"
+#include "aten/ops/floor_meta.h"
 #include "aten/ops/log10_meta.h"
 #include "aten/ops/log1p_meta.h"
 #include "aten/ops/log2_meta.h"
 #include "aten/ops/log_meta.h"
 #include "aten/ops/neg_meta.h"
 #include "aten/ops/pow_meta.h"
+#include "aten/ops/reciprocal_meta.h"
+#include "aten/ops/round_meta.h"
 #include "aten/ops/rsqrt_meta.h"
 #include "aten/ops/sigmoid_meta.h"
+#include "aten/ops/sign_meta.h"
 #include "aten/ops/sin_meta.h"
 #include "aten/ops/sinh_meta.h"
 #include "aten/ops/sqrt_meta.h"
 #include "aten/ops/tan_meta.h"
 #include "aten/ops/tanh_meta.h"
+#include "aten/ops/trunc_meta.h"
 #include "ops/util/op_utils.h"
 #include "runtime/type_promotion.h"
 
@@ -73,8 +80,30 @@ SOPS_UNARY_FLOAT_META(log2)
 SOPS_UNARY_FLOAT_META(log10)
 SOPS_UNARY_FLOAT_META(sigmoid)
 SOPS_UNARY_FLOAT_META(tanh)
+SOPS_UNARY_FLOAT_META(reciprocal)
 
 #undef SOPS_UNARY_FLOAT_META
+
+// The rounding ops, sign and bitwise_not keep the dtype (a given out must have it).
+#define SOPS_UNARY_META(name)                                          \
+  SOPS_META_FUNC(name)(const Tensor& self) {                           \
+    ops_util::check_out_dtype(maybe_get_output(), self.scalar_type()); \
+    build_borrowing_unary_op(maybe_get_output(), self);                \
+  }
+
+SOPS_UNARY_META(floor)
+SOPS_UNARY_META(ceil)
+SOPS_UNARY_META(round)
+SOPS_UNARY_META(trunc)
+SOPS_UNARY_META(sign)
+SOPS_UNARY_META(bitwise_not)
+
+#undef SOPS_UNARY_META
+
+SOPS_META_FUNC2(round, decimals)(const Tensor& self, int64_t /*decimals*/) {
+  ops_util::check_out_dtype(maybe_get_output(), self.scalar_type());
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
 
 // The result dtype is result_type(self, exponent) (int32 ** 2 is int32, ** 2.5 float32,
 // bool ** 2 int64); a given out (or inplace self) must be castable from it. self is read

@@ -214,12 +214,17 @@ const RegisteredOperator* out_variant(const FunctionSchema& functional) {
 }
 
 // `name_.overload` (for a functional schema) or `name.overload` (for an inplace one)
-// with the same arguments.
+// with the same arguments (pow.Scalar takes a Scalar self, pow_.Scalar a Tensor one).
 const RegisteredOperator* sibling(const FunctionSchema& schema, std::string_view name) {
   std::string full = std::string(schema.ns) + "::" + std::string(name);
   if (!schema.overload.empty()) full += "." + std::string(schema.overload);
   const RegisteredOperator* op = registry().find(full);
   if (op == nullptr || op->schema().arguments.size() != schema.arguments.size()) return nullptr;
+  for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
+    const ArgumentSchema& a = op->schema().arguments[i];
+    const ArgumentSchema& b = schema.arguments[i];
+    if (a.name != b.name || a.type.text != b.type.text) return nullptr;
+  }
   return op;
 }
 

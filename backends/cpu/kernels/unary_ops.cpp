@@ -11,24 +11,31 @@
 #include "aten/ops/asinh_native.h"
 #include "aten/ops/atan_native.h"
 #include "aten/ops/atanh_native.h"
+#include "aten/ops/bitwise_not_native.h"
+#include "aten/ops/ceil_native.h"
 #include "aten/ops/cos_native.h"
 #include "aten/ops/cosh_native.h"
 #include "aten/ops/erf_native.h"
 #include "aten/ops/exp_native.h"
 #include "aten/ops/expm1_native.h"
+#include "aten/ops/floor_native.h"
 #include "aten/ops/log10_native.h"
 #include "aten/ops/log1p_native.h"
 #include "aten/ops/log2_native.h"
 #include "aten/ops/log_native.h"
 #include "aten/ops/neg_native.h"
 #include "aten/ops/pow_native.h"
+#include "aten/ops/reciprocal_native.h"
+#include "aten/ops/round_native.h"
 #include "aten/ops/rsqrt_native.h"
 #include "aten/ops/sigmoid_native.h"
+#include "aten/ops/sign_native.h"
 #include "aten/ops/sin_native.h"
 #include "aten/ops/sinh_native.h"
 #include "aten/ops/sqrt_native.h"
 #include "aten/ops/tan_native.h"
 #include "aten/ops/tanh_native.h"
+#include "aten/ops/trunc_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "runtime/vec_math.h"
 
@@ -102,9 +109,82 @@ SOPS_UNARY_FLOAT_IMPL(log2, std::log2(x))
 SOPS_UNARY_FLOAT_IMPL(log10, std::log10(x))
 SOPS_UNARY_FLOAT_VEC_IMPL(sigmoid, scalar_t(1) / (scalar_t(1) + std::exp(-x)), vec::sigmoid(v))
 SOPS_UNARY_FLOAT_VEC_IMPL(tanh, std::tanh(x), vec::tanh(v))
+SOPS_UNARY_FLOAT_IMPL(reciprocal, scalar_t(1) / x)
 
 #undef SOPS_UNARY_FLOAT_IMPL
 #undef SOPS_UNARY_FLOAT_VEC_IMPL
+
+// floor, ceil, round (half to even, as std::nearbyint in the default rounding mode) and
+// trunc: integral tensors are copied, floating ones rounded; bool is refused with
+// PyTorch's message, which names its vectorized kernel.
+#define SOPS_ROUNDING_IMPL(name, fn)                                                       \
+  SOPS_IMPL_FUNC(name##_out)(const Tensor& /*self*/, const Tensor& /*out*/) {              \
+    cpu_util::check_dtype_implemented(common_dtype(), dtypes::kAllTypes, #name "_vml_cpu", \
+                                      "self");                                             \
+    SOPS_DISPATCH_ALL_TYPES(common_dtype(), #name, [&] {                                   \
+      if constexpr (std::is_floating_point_v<scalar_t>) {                                  \
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return fn(x); });             \
+      } else {                                                                             \
+        sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return x; });                 \
+      }                                                                                    \
+    });                                                                                    \
+  }
+
+SOPS_ROUNDING_IMPL(floor, std::floor)
+SOPS_ROUNDING_IMPL(ceil, std::ceil)
+SOPS_ROUNDING_IMPL(round, std::nearbyint)
+SOPS_ROUNDING_IMPL(trunc, std::trunc)
+
+#undef SOPS_ROUNDING_IMPL
+
+// Rounds to `decimals` decimal places as PyTorch does: x * 10^d rounded, then divided
+// (d > 0), or x / 10^-d rounded, then multiplied (d < 0), the power taken in scalar_t.
+// Floating tensors only (decimals 0 is round's kernel, with its error).
+SOPS_IMPL_FUNC(round_decimals_out)(const Tensor& /*self*/, int64_t decimals,
+                                   const Tensor& /*out*/) {
+  const ScalarType dtype = common_dtype();
+  cpu_util::check_dtype_implemented(dtype, dtypes::kFloatingTypes,
+                                    decimals == 0 ? "round_vml_cpu" : "round_cpu", "self");
+  SOPS_DISPATCH_FLOATING_TYPES(dtype, "round", [&] {
+    if (decimals == 0) {
+      sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return std::nearbyint(x); });
+      return;
+    }
+    const bool negative = decimals < 0;
+    const auto ten_pow =
+        static_cast<scalar_t>(std::pow(10.0, static_cast<double>(negative ? -decimals : decimals)));
+    sops::cpu_kernel(*this, [ten_pow, negative](scalar_t x) -> scalar_t {
+      return negative ? std::nearbyint(x / ten_pow) * ten_pow
+                      : std::nearbyint(x * ten_pow) / ten_pow;
+    });
+  });
+}
+
+// (0 < x) - (x < 0), as PyTorch computes it: NaN and -0.0 give 0.0; bool is its own sign.
+SOPS_IMPL_FUNC(sign_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(common_dtype(), "sign", [&] {
+    sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t {
+      if constexpr (std::is_same_v<scalar_t, bool>) {
+        return x;
+      } else {
+        return static_cast<scalar_t>((scalar_t(0) < x) - (x < scalar_t(0)));
+      }
+    });
+  });
+}
+
+// ~x for integers, !x for bool.
+SOPS_IMPL_FUNC(bitwise_not_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
+  const ScalarType dtype = common_dtype();
+  if (dtype == ScalarType::Bool) {
+    sops::cpu_kernel(*this, [](bool x) -> bool { return !x; });
+    return;
+  }
+  cpu_util::check_dtype_implemented(dtype, dtypes::kIntegralTypes, "bitwise_not_cpu", "self");
+  SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "bitwise_not", [&] {
+    sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return static_cast<scalar_t>(~x); });
+  });
+}
 
 // PyTorch's pow_Tensor_Scalar_out: exponent 0 fills 1, exponent 1 copies; floating
 // bases take sqrt, rsqrt, reciprocal, square, cube and 1/square for 0.5, -0.5, -1, 2, 3

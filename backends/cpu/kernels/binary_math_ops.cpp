@@ -1,0 +1,222 @@
+// CPU kernels of the element-wise binary math of core ATen: the bitwise ops, maximum and
+// minimum, fmod and remainder, atan2, pow with a tensor exponent (and a Scalar base),
+// clamp with tensor bounds and logical_xor, over the iterator the meta function built.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "aten/ops/atan2_native.h"
+#include "aten/ops/bitwise_and_native.h"
+#include "aten/ops/bitwise_or_native.h"
+#include "aten/ops/bitwise_xor_native.h"
+#include "aten/ops/clamp_native.h"
+#include "aten/ops/fill.h"
+#include "aten/ops/fmod_native.h"
+#include "aten/ops/logical_xor_native.h"
+#include "aten/ops/maximum_native.h"
+#include "aten/ops/minimum_native.h"
+#include "aten/ops/pow.h"
+#include "aten/ops/pow_native.h"
+#include "aten/ops/remainder_native.h"
+#include "backends/cpu/cpu_utils.h"
+
+namespace sops::aten::native {
+namespace {
+
+using cpu_util::wrapping_mul;
+
+// The bitwise ops: bool operands combine logically, integral ones bit by bit; floating
+// ones are refused with PyTorch's message ("bitwise_and_cpu" not implemented for 'Float').
+template <typename BoolOp, typename IntOp>
+void bitwise_kernel(const TensorIteratorBase& iter, const char* kernel_name, BoolOp bool_op,
+                    IntOp int_op) {
+  const ScalarType dtype = iter.common_dtype();
+  if (dtype == ScalarType::Bool) {
+    sops::cpu_kernel(iter, bool_op);
+    return;
+  }
+  cpu_util::check_dtype_implemented(dtype, dtypes::kIntegralTypes, kernel_name, "self");
+  SOPS_DISPATCH_INTEGRAL_TYPES(dtype, kernel_name, [&] {
+    sops::cpu_kernel(iter, [int_op](scalar_t a, scalar_t b) -> scalar_t {
+      return static_cast<scalar_t>(int_op(a, b));
+    });
+  });
+}
+
+// maximum (Max) or minimum: NaN in either operand gives NaN; bool is "or" / "and"; of
+// two equal values (0.0 and -0.0) `b`, as PyTorch's vectorized kernel gives.
+template <bool Max>
+void extremum_kernel(const TensorIteratorBase& iter) {
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), Max ? "maximum" : "minimum", [&] {
+    sops::cpu_kernel(iter, [](scalar_t a, scalar_t b) -> scalar_t {
+      if constexpr (std::is_floating_point_v<scalar_t>) {
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<scalar_t>::quiet_NaN();
+      }
+      if constexpr (Max) {
+        return a > b ? a : b;
+      } else {
+        return a < b ? a : b;
+      }
+    });
+  });
+}
+
+// Integer division by zero is an error, as in PyTorch (checked before any element is
+// written; the divisor is input 1, operand 2).
+void check_no_integer_division_by_zero(const TensorIteratorBase& iter) {
+  SOPS_CHECK_ARG(!cpu_util::any_zero(iter, 2), "other", "ZeroDivisionError");
+}
+
+// a % b truncated toward zero; b != 0; INT_MIN % -1 is 0 (no trap).
+template <typename T>
+T int_fmod(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b == T(-1)) return T(0);
+  }
+  return static_cast<T>(a % b);
+}
+
+// base ** exp for integers (PyTorch's powi): negative exponents give 0, except for the
+// bases 1 and -1.
+template <typename T>
+T int_pow(T base, T exp) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exp < 0) {
+      if (base == T(1)) return T(1);
+      if (base == T(-1)) return (exp & 1) ? T(-1) : T(1);
+      return T(0);
+    }
+  }
+  return cpu_util::powi(base, exp);
+}
+
+}  // namespace
+
+SOPS_IMPL_FUNC(bitwise_and_out)(const Tensor&, const Tensor&, const Tensor&) {
+  bitwise_kernel(
+      *this, "bitwise_and_cpu", [](bool a, bool b) -> bool { return a && b; },
+      [](auto a, auto b) { return a & b; });
+}
+
+SOPS_IMPL_FUNC(bitwise_or_out)(const Tensor&, const Tensor&, const Tensor&) {
+  bitwise_kernel(
+      *this, "bitwise_or_cpu", [](bool a, bool b) -> bool { return a || b; },
+      [](auto a, auto b) { return a | b; });
+}
+
+SOPS_IMPL_FUNC(bitwise_xor_out)(const Tensor&, const Tensor&, const Tensor&) {
+  bitwise_kernel(
+      *this, "bitwise_xor_cpu", [](bool a, bool b) -> bool { return a != b; },
+      [](auto a, auto b) { return a ^ b; });
+}
+
+SOPS_IMPL_FUNC(maximum_out)(const Tensor&, const Tensor&, const Tensor&) {
+  extremum_kernel</*Max=*/true>(*this);
+}
+
+SOPS_IMPL_FUNC(minimum_out)(const Tensor&, const Tensor&, const Tensor&) {
+  extremum_kernel</*Max=*/false>(*this);
+}
+
+// C's fmod: the remainder has the dividend's sign.
+SOPS_IMPL_FUNC(fmod_out)(const Tensor&, const Tensor&, const Tensor&) {
+  const ScalarType dtype = common_dtype();
+  cpu_util::check_dtype_implemented(dtype, dtypes::kAllTypes, "fmod_cpu", "self");
+  if (is_integral(dtype, /*include_bool=*/false)) {
+    check_no_integer_division_by_zero(*this);
+    SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "fmod", [&] {
+      sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t { return int_fmod(a, b); });
+    });
+    return;
+  }
+  SOPS_DISPATCH_FLOATING_TYPES(dtype, "fmod", [&] {
+    sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t { return std::fmod(a, b); });
+  });
+}
+
+// Python's %: the remainder has the divisor's sign.
+SOPS_IMPL_FUNC(remainder_out)(const Tensor&, const Tensor&, const Tensor&) {
+  const ScalarType dtype = common_dtype();
+  cpu_util::check_dtype_implemented(dtype, dtypes::kAllTypes, "remainder_cpu", "self");
+  if (is_integral(dtype, /*include_bool=*/false)) {
+    check_no_integer_division_by_zero(*this);
+    SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "remainder", [&] {
+      sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t {
+        scalar_t r = int_fmod(a, b);
+        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<scalar_t>(r + b);
+        return r;
+      });
+    });
+    return;
+  }
+  SOPS_DISPATCH_FLOATING_TYPES(dtype, "remainder", [&] {
+    sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t {
+      scalar_t r = std::fmod(a, b);
+      if (r != 0 && ((b < 0) != (r < 0))) r += b;
+      return r;
+    });
+  });
+}
+
+SOPS_IMPL_FUNC(atan2_out)(const Tensor&, const Tensor&, const Tensor&) {
+  SOPS_DISPATCH_FLOATING_TYPES(common_dtype(), "atan2", [&] {
+    sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t { return std::atan2(a, b); });
+  });
+}
+
+SOPS_IMPL_FUNC(pow_Tensor_Tensor_out)(const Tensor&, const Tensor&, const Tensor&) {
+  const ScalarType dtype = common_dtype();
+  cpu_util::check_dtype_implemented(dtype, dtypes::kAllTypes, "pow", "self");
+  SOPS_DISPATCH_ALL_TYPES(dtype, "pow", [&] {
+    sops::cpu_kernel(*this, [](scalar_t base, scalar_t exp) -> scalar_t {
+      if constexpr (std::is_floating_point_v<scalar_t>) {
+        return std::pow(base, exp);
+      } else {
+        return int_pow(base, exp);
+      }
+    });
+  });
+}
+
+// A base of 1 gives ones (even for a NaN exponent); any other runs pow.Tensor_Tensor
+// with the base as a wrapped 0-dim tensor.
+SOPS_IMPL_FUNC(pow_Scalar_out)(const Scalar& self, const Tensor& exponent, const Tensor& out) {
+  if (!self.is_boolean() && self.to_unchecked<double>() == 1.0) {
+    Tensor result = out;
+    sops::aten::fill_(result, Scalar(int64_t{1}));
+    return;
+  }
+  Tensor result = out;
+  sops::aten::pow_out(result, ops_util::wrapped_scalar_like(self, exponent), exponent);
+}
+
+// min and max: max(a, min) then min(., max), a NaN bound giving NaN (PyTorch's clamp
+// kernel, which refuses bool); one bound: maximum's or minimum's kernel, as in PyTorch.
+SOPS_IMPL_FUNC(clamp_Tensor_out)
+(const Tensor&, OptionalTensorRef min, OptionalTensorRef max, const Tensor&) {
+  if (!(min.has_value() && max.has_value())) {
+    if (min.has_value()) {
+      extremum_kernel</*Max=*/true>(*this);
+    } else {
+      extremum_kernel</*Max=*/false>(*this);
+    }
+    return;
+  }
+  const ScalarType dtype = common_dtype();
+  cpu_util::check_dtype_implemented(dtype, dtypes::kAllTypes, "clamp_cpu", "self");
+  SOPS_DISPATCH_ALL_TYPES(dtype, "clamp", [&] {
+    sops::cpu_kernel(*this, [](scalar_t a, scalar_t lo, scalar_t hi) -> scalar_t {
+      if constexpr (std::is_floating_point_v<scalar_t>) {
+        if (std::isnan(lo) || std::isnan(hi)) return std::numeric_limits<scalar_t>::quiet_NaN();
+      }
+      return std::min(std::max(a, lo), hi);
+    });
+  });
+}
+
+SOPS_IMPL_FUNC(logical_xor_out)(const Tensor&, const Tensor&, const Tensor&) {
+  sops::cpu_kernel(*this, [](bool a, bool b) -> bool { return a != b; });
+}
+
+}  // namespace sops::aten::native
