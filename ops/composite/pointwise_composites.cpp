@@ -26,21 +26,21 @@ namespace sops::aten::native {
 using ops_util::wrapped_scalar_like;
 
 // name(Tensor, Scalar), name_(Tensor, Scalar), name_out(Tensor, Scalar, out).
-#define SOPS_SCALAR_OTHER_COMPOSITES(name)                                          \
-  Tensor name(const Tensor& self, const Scalar& other) {                            \
-    return sops::aten::name(self, wrapped_scalar_like(other, self));                \
-  }                                                                                 \
-  Tensor& name##_(Tensor& self, const Scalar& other) {                              \
-    return sops::aten::name##_(self, wrapped_scalar_like(other, self));             \
-  }                                                                                 \
-  Tensor& name##_out(const Tensor& self, const Scalar& other, Tensor& out) {        \
-    return sops::aten::name##_out(out, self, wrapped_scalar_like(other, self));     \
+#define SOPS_SCALAR_OTHER_COMPOSITES(name)                                      \
+  Tensor name(const Tensor& self, const Scalar& other) {                        \
+    return sops::aten::name(self, wrapped_scalar_like(other, self));            \
+  }                                                                             \
+  Tensor& name##_(Tensor& self, const Scalar& other) {                          \
+    return sops::aten::name##_(self, wrapped_scalar_like(other, self));         \
+  }                                                                             \
+  Tensor& name##_out(const Tensor& self, const Scalar& other, Tensor& out) {    \
+    return sops::aten::name##_out(out, self, wrapped_scalar_like(other, self)); \
   }
 
 // name(Scalar, Tensor).
-#define SOPS_SCALAR_SELF_COMPOSITE(name)                                            \
-  Tensor name(const Scalar& self, const Tensor& other) {                            \
-    return sops::aten::name(wrapped_scalar_like(self, other), other);               \
+#define SOPS_SCALAR_SELF_COMPOSITE(name)                              \
+  Tensor name(const Scalar& self, const Tensor& other) {              \
+    return sops::aten::name(wrapped_scalar_like(self, other), other); \
   }
 
 SOPS_SCALAR_OTHER_COMPOSITES(bitwise_and)

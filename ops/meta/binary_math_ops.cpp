@@ -18,9 +18,9 @@
 
 namespace sops::aten::meta {
 
-#define SOPS_BINARY_META(name, overload)                                       \
-  SOPS_META_FUNC2(name, overload)(const Tensor& self, const Tensor& other) {   \
-    build_borrowing_binary_op(maybe_get_output(), self, other);                \
+#define SOPS_BINARY_META(name, overload)                                     \
+  SOPS_META_FUNC2(name, overload)(const Tensor& self, const Tensor& other) { \
+    build_borrowing_binary_op(maybe_get_output(), self, other);              \
   }
 
 SOPS_BINARY_META(bitwise_and, Tensor)

@@ -1,11 +1,16 @@
-// Meta functions of the reductions: sum.dim_IntList, mean.dim, amax, amin, argmax and
-// any.dim. Each computes the reduced shape (ops_util::reduced_shape) and PyTorch's result
-// dtype, and rejects what PyTorch rejects before any kernel runs.
+// Meta functions of the reductions: sum.dim_IntList, mean.dim, amax, amin, argmax,
+// argmin, max.dim, min.dim, any (all, dim, dims) and prod.dim_int. Each computes the reduced shape
+// (ops_util::reduced_shape) and PyTorch's result dtype, and rejects what PyTorch rejects before any
+// kernel runs.
 #include "aten/ops/amax_meta.h"
 #include "aten/ops/amin_meta.h"
 #include "aten/ops/any_meta.h"
 #include "aten/ops/argmax_meta.h"
+#include "aten/ops/argmin_meta.h"
+#include "aten/ops/max_meta.h"
 #include "aten/ops/mean_meta.h"
+#include "aten/ops/min_meta.h"
+#include "aten/ops/prod_meta.h"
 #include "aten/ops/sum_meta.h"
 #include "ops/util/op_utils.h"
 
@@ -34,20 +39,27 @@ void minmax_meta(MetaBase& op, const Tensor& self, IntArrayRef dim, bool keepdim
   op.set_output_raw_strided(0, ops_util::reduced_shape(self, mask, keepdim), {}, self.options());
 }
 
+// argmin, max.dim and min.dim: the shape after reducing `dim` (every dimension, to a
+// 0-dim result or all ones with keepdim, when dim is None); a reduced dimension of
+// size 0 has no extreme.
+DimVector arg_reduced_shape(const Tensor& self, std::optional<int64_t> dim, bool keepdim,
+                            const char* op) {
+  if (!dim.has_value()) {
+    SOPS_CHECK_ARG(self.numel() != 0, "self", op,
+                   "(): Expected reduction dim to be specified for input.numel() == 0.");
+    return keepdim ? DimVector(static_cast<std::size_t>(self.dim()), 1) : DimVector();
+  }
+  const int64_t d = ops_util::wrap_dim(*dim, self.dim());
+  const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << d;
+  check_nonempty_reduction(self, mask, op);
+  return ops_util::reduced_shape(self, mask, keepdim);
+}
+
 }  // namespace
 
 SOPS_META_FUNC2(sum, dim_IntList)
 (const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  // dtype= wins; else a given out's dtype; else self's, integral (and bool) promoted to int64.
-  const Tensor& out = maybe_get_output();
-  ScalarType out_dtype = self.scalar_type();
-  if (dtype.has_value()) {
-    out_dtype = *dtype;
-  } else if (out.defined()) {
-    out_dtype = out.scalar_type();
-  } else if (is_integral(out_dtype, /*include_bool=*/true)) {
-    out_dtype = ScalarType::Long;
-  }
+  const ScalarType out_dtype = ops_util::sum_dtype(self, maybe_get_output(), dtype);
   const uint64_t mask = ops_util::reduction_mask(dim, self.dim());
   set_output_raw_strided(0, ops_util::reduced_shape(self, mask, keepdim), {},
                          self.options().dtype(out_dtype));
@@ -86,19 +98,8 @@ SOPS_META_FUNC(amin)(const Tensor& self, IntArrayRef dim, bool keepdim) {
 SOPS_META_FUNC(argmax)(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   SOPS_CHECK_ARG(self.scalar_type() != ScalarType::Bool, "self",
                  "argmax(): does not support bool input");
-  DimVector shape;
-  if (dim.has_value()) {
-    const int64_t d = ops_util::wrap_dim(*dim, self.dim());
-    const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << d;
-    check_nonempty_reduction(self, mask, "argmax");
-    shape = ops_util::reduced_shape(self, mask, keepdim);
-  } else {
-    SOPS_CHECK_ARG(self.numel() != 0, "self",
-                   "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
-    // Over the flattened tensor: a 0-dim result, or all ones with keepdim.
-    if (keepdim) shape = DimVector(static_cast<std::size_t>(self.dim()), 1);
-  }
-  set_output_raw_strided(0, shape, {}, self.options().dtype(ScalarType::Long));
+  set_output_raw_strided(0, arg_reduced_shape(self, dim, keepdim, "argmax"), {},
+                         self.options().dtype(ScalarType::Long));
 }
 
 SOPS_META_FUNC2(any, dim)(const Tensor& self, int64_t dim, bool keepdim) {
@@ -109,6 +110,52 @@ SOPS_META_FUNC2(any, dim)(const Tensor& self, int64_t dim, bool keepdim) {
   const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << d;
   set_output_raw_strided(0, ops_util::reduced_shape(self, mask, keepdim), {},
                          self.options().dtype(out_dtype));
+}
+
+SOPS_META_FUNC(argmin)(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  SOPS_CHECK_ARG(self.scalar_type() != ScalarType::Bool, "self",
+                 "argmin(): does not support bool input");
+  set_output_raw_strided(0, arg_reduced_shape(self, dim, keepdim, "argmin"), {},
+                         self.options().dtype(ScalarType::Long));
+}
+
+// max.dim and min.dim: the extreme values (self's dtype) and their int64 indices.
+SOPS_META_FUNC2(max, dim)(const Tensor& self, int64_t dim, bool keepdim) {
+  const DimVector shape = arg_reduced_shape(self, dim, keepdim, "max");
+  set_output_raw_strided(0, shape, {}, self.options());
+  set_output_raw_strided(1, shape, {}, self.options().dtype(ScalarType::Long));
+}
+
+SOPS_META_FUNC2(min, dim)(const Tensor& self, int64_t dim, bool keepdim) {
+  const DimVector shape = arg_reduced_shape(self, dim, keepdim, "min");
+  set_output_raw_strided(0, shape, {}, self.options());
+  set_output_raw_strided(1, shape, {}, self.options().dtype(ScalarType::Long));
+}
+
+// any over every element: a 0-dim result (uint8 for uint8 self, else bool).
+SOPS_META_FUNC(any)(const Tensor& self) {
+  const ScalarType out_dtype =
+      self.scalar_type() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool;
+  set_output_raw_strided(0, {}, {}, self.options().dtype(out_dtype));
+}
+
+// any over `dim` (None: every dimension; an empty list: none).
+SOPS_META_FUNC2(any, dims)(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  const ScalarType out_dtype =
+      self.scalar_type() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool;
+  const uint64_t mask = ops_util::any_dims_mask(dim, self.dim());
+  set_output_raw_strided(0, ops_util::reduced_shape(self, mask, keepdim), {},
+                         self.options().dtype(out_dtype));
+}
+
+// dtype= wins; else out's; else self's, integral and bool promoted to int64 (as sum).
+SOPS_META_FUNC2(prod, dim_int)
+(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << d;
+  set_output_raw_strided(
+      0, ops_util::reduced_shape(self, mask, keepdim), {},
+      self.options().dtype(ops_util::sum_dtype(self, maybe_get_output(), dtype)));
 }
 
 }  // namespace sops::aten::meta

@@ -169,6 +169,22 @@ inline uint64_t reduction_mask(OptionalIntArrayRef dims, int64_t ndim) {
   return ndim == 0 ? 0 : mask;
 }
 
+// any.dims' dimensions: None is every dimension, an empty list none (unlike sum's).
+inline uint64_t any_dims_mask(OptionalIntArrayRef dims, int64_t ndim) {
+  if (dims.has_value() && dims->empty()) return 0;
+  return reduction_mask(dims, ndim);
+}
+
+// The result dtype of sum and prod: dtype= wins; else a given out's; else self's,
+// integral (and bool) promoted to int64.
+inline ScalarType sum_dtype(const Tensor& self, const Tensor& out,
+                            std::optional<ScalarType> dtype) {
+  if (dtype.has_value()) return *dtype;
+  if (out.defined()) return out.scalar_type();
+  const ScalarType t = self.scalar_type();
+  return is_integral(t, /*include_bool=*/true) ? ScalarType::Long : t;
+}
+
 // The result shape of reducing the dimensions of `mask`: without them, or with size 1
 // in their place when keepdim.
 inline DimVector reduced_shape(const Tensor& self, uint64_t mask, bool keepdim) {

@@ -23,14 +23,29 @@ std::vector<float> values(const Tensor& t) {
 
 TEST(Autogen, OutVariantOfATupleReturnResizesAndFillsEachOut) {
   Tensor lo = floats({7, 7, 7});  // wrong size: resized to the 0-d result
-  Tensor hi = sops::empty({0}, sops::TensorOptions(sops::kDouble));  // converted on copy
+  Tensor hi = floats({});
   auto [a, b] = autogen_ops::minmax_out(lo, hi, floats({3, -2, 5}));
   EXPECT_EQ(&a, &lo);
   EXPECT_EQ(&b, &hi);
   EXPECT_EQ(lo.dim(), 0);
   EXPECT_EQ(lo.item<float>(), -2.0f);
-  EXPECT_EQ(hi.scalar_type(), sops::kDouble);
-  EXPECT_EQ(hi.item<double>(), 5.0);
+  EXPECT_EQ(hi.item<float>(), 5.0f);
+}
+
+// As PyTorch's generated out= kernels: an out of another dtype than the result is
+// refused, not converted.
+TEST(Autogen, OutVariantRefusesAnOutOfAnotherDtype) {
+  Tensor lo = floats({0});
+  Tensor hi = sops::empty({0}, sops::TensorOptions(sops::kDouble));
+  try {
+    autogen_ops::minmax_out(lo, hi, floats({3, -2, 5}));
+    FAIL() << "expected an error";
+  } catch (const sops::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "Expected out tensor to have dtype float, but got double instead"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Autogen, OutVariantOfAListReturnFillsEveryOut) {

@@ -594,11 +594,16 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
     }
 
     if (pending_tensors > 0) {
-      if (word != "tensor")
-        line.fail("expected a 'tensor' line of argument '" + current.args.back().name + "' (" +
-                  std::to_string(pending_tensors) + " more)");
+      if (word != "tensor" && word != "none")
+        line.fail("expected a 'tensor' or 'none' line of argument '" + current.args.back().name +
+                  "' (" + std::to_string(pending_tensors) + " more)");
       auto& list = current.args.back().tensors;
-      list[list.size() - pending_tensors] = read_tensor(line);
+      if (word == "none") {
+        line.finish();
+        list[list.size() - pending_tensors].absent = true;
+      } else {
+        list[list.size() - pending_tensors] = read_tensor(line);
+      }
       --pending_tensors;
       continue;
     }

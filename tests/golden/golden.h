@@ -22,6 +22,9 @@ bool is_floating_dtype(const std::string& dtype);  // float32 float64 float16 bf
 const std::vector<std::string>& supported_dtypes();
 
 struct GoldenTensor {
+  // A `none` line in a `tensors` list: an absent element of a Tensor?[] argument (no
+  // other field is set).
+  bool absent = false;
   std::string dtype;
   std::vector<int64_t> sizes;
   std::vector<int64_t> strides;  // in elements, same length as sizes

@@ -29,7 +29,9 @@ std::vector<const GoldenTensor*> inputs(const GoldenCase& c) {
     if (a.name == "out") continue;
     if (a.kind == ArgKind::kTensor) out.push_back(&a.tensor);
     if (a.kind == ArgKind::kTensors) {
-      for (const auto& t : a.tensors) out.push_back(&t);
+      for (const auto& t : a.tensors) {
+        if (!t.absent) out.push_back(&t);
+      }
     }
   }
   return out;

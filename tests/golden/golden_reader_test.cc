@@ -252,7 +252,7 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + "arg x int 1 2\n", "bad.golden:3:", "unexpected trailing token '2'"},
       {head + "arg x tensors 2\n" + "tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n" +
            "arg y int 1\n",
-       "bad.golden:5:", "expected a 'tensor' line of argument 'x'"},
+       "bad.golden:5:", "expected a 'tensor' or 'none' line of argument 'x'"},
       {head + self + "expect error e\n",
        "bad.golden:4:", "end of file inside case relu x (started at line 2)"},
       {head + self + "expect error e\ncase relu y\n", "bad.golden:5:", "missing 'end'"},

@@ -51,8 +51,8 @@ TEST(ElementwiseErrors, NameTheOperatorAndTheArgument) {
                     "where expected condition to be a boolean tensor"));
   EXPECT_TRUE(names([&] { aten::pow(i64, Scalar(int64_t{-1})); }, "pow.Tensor_Scalar", "exponent",
                     "Integers to negative integer powers are not allowed."));
-  EXPECT_TRUE(names([&] { aten::clamp(f32, std::nullopt, std::nullopt); }, "clamp", "min",
-                    "At least one of 'min' or 'max' must not be None"));
+  EXPECT_TRUE(names([&] { aten::clamp(f32, std::optional<Scalar>(), std::optional<Scalar>()); },
+                    "clamp", "min", "At least one of 'min' or 'max' must not be None"));
   Tensor out = sops::empty({3}, ScalarType::Double);
   EXPECT_TRUE(names([&] { aten::neg_out(out, f32); }, "neg.out", "out",
                     "Found dtype Double but expected Float"));

@@ -151,7 +151,14 @@ void run_on_meta(const RegisteredOperator& op, const GoldenCase& c) {
   }
   const int64_t written = written_argument(schema);
   const Tensor target = written >= 0 ? stack[written].to_tensor() : Tensor();
-  op.call(stack);
+  try {
+    op.call(stack);
+  } catch (const Error& e) {
+    // A result whose shape depends on the input's values (index.Tensor with a boolean
+    // mask) cannot be made on meta tensors: PyTorch's meta kernels refuse it too.
+    if (std::string_view(e.what()).find("data-dependent") != std::string_view::npos) return;
+    throw;
+  }
   if (c.expect.kind == ExpectKind::kList) {
     const std::vector<Tensor>& results = stack[0].to_tensor_list();
     ASSERT_EQ(results.size(), c.expect.elements.size()) << c.where();

@@ -336,10 +336,14 @@ Value to_value(const golden::GoldenCase& c, const golden::GoldenArg& a, const Ar
     case golden::ArgKind::kTensor:
       return Value(to_tensor(a.tensor, device));
     case golden::ArgKind::kTensors: {
-      std::vector<Tensor> ts = to_tensors(a.tensors, device);
-      if (s.type.elem_optional)
-        return Value(std::vector<std::optional<Tensor>>(ts.begin(), ts.end()));
-      return Value(std::move(ts));
+      if (s.type.elem_optional) {
+        std::vector<std::optional<Tensor>> ts;
+        for (const auto& g : a.tensors) {
+          ts.push_back(g.absent ? std::nullopt : std::optional<Tensor>(to_tensor(g, device)));
+        }
+        return Value(std::move(ts));
+      }
+      return Value(to_tensors(a.tensors, device));
     }
     case golden::ArgKind::kScalar:
       return Value(to_scalar(a.scalar));

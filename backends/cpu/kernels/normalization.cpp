@@ -1,5 +1,6 @@
-// CPU kernels of native_layer_norm and _native_batch_norm_legit_no_training (float32 and
-// float64, as PyTorch's CPU kernels; float32 accumulates in float). Both are registered
+// CPU kernels of native_layer_norm, native_group_norm and _native_batch_norm_legit_no_training
+// (float32 and float64, as PyTorch's CPU kernels; float32 accumulates in float, except
+// group norm's statistics, accumulated in double). Both are registered
 // for meta tensors too (CPU and Meta): there only the checks and the output shapes happen
 // (ops/util/nn_utils.h, shared with the CUDA kernels).
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "aten/ops/_native_batch_norm_legit_no_training_native.h"
+#include "aten/ops/native_group_norm_native.h"
 #include "aten/ops/native_layer_norm_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/nn_utils.h"
@@ -154,6 +156,90 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayR
         b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
         mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
   });
+  return {out, mean, rstd};
+}
+
+// x of [N, C, HxW] in `group` groups of C / group channels: per (n, g) the mean and
+// rstd = 1 / sqrt(biased variance + eps) over the group's elements, then
+// y = (x - mean) * rstd * weight[c] + bias[c]. Returns (y, mean, rstd), mean and rstd
+// of shape [N, group].
+std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
+                                                     const std::optional<Tensor>& weight_opt,
+                                                     const std::optional<Tensor>& bias_opt,
+                                                     int64_t N, int64_t C, int64_t HxW,
+                                                     int64_t group, double eps) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  SOPS_CHECK_ARG(group > 0, "group", "Expected num groups to be greater than 0, got ", group);
+  SOPS_CHECK_ARG(C % group == 0, "group",
+                 "Expected number of channels in input to be divisible by num_groups, but got "
+                 "input of shape ",
+                 input.sizes(), " and num_groups=", group);
+  SOPS_CHECK_ARG(input.numel() == N * C * HxW, "input",
+                 "Expected X.numel() == N * C * HxW to be true, but got false.");
+  for (const auto& [t, name] : {std::pair{weight, "weight"}, std::pair{bias, "bias"}}) {
+    SOPS_CHECK_ARG(t == nullptr || (t->dim() == 1 && t->numel() == C), name, "Expected ", name,
+                   " to be a vector of size equal to the number of channels in input, but got ",
+                   name, " of shape ", t == nullptr ? IntArrayRef() : t->sizes(),
+                   " and input of shape ", input.sizes());
+  }
+  // A channels-last input gives a channels-last result, as PyTorch's (the statistics are
+  // computed over a contiguous copy).
+  const bool channels_last =
+      (input.dim() == 4 || input.dim() == 5) && !input.is_contiguous() &&
+      input.strides() == IntArrayRef(ops_util::channels_last_strides(input.sizes()));
+  Tensor out = empty(input.sizes(), input.options());
+  if (channels_last)
+    out.as_strided_(input.sizes(), ops_util::channels_last_strides(input.sizes()), 0);
+  Tensor mean = empty({N, group}, input.options());
+  Tensor rstd = empty({N, group}, input.options());
+  if (input.is_meta()) return {out, mean, rstd};
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes,
+                                    "GroupNormKernelImpl");
+  if (input.numel() == 0) return {out, mean, rstd};
+  const Tensor x = cpu_util::contiguous_of(input);
+  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
+  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
+  const int64_t per_group = C / group;
+  const Tensor y = channels_last ? empty(input.sizes(), input.options()) : out;
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "GroupNormKernelImpl", [&] {
+    const scalar_t* xp = x.data_ptr<scalar_t>();
+    const scalar_t* wp = w.defined() ? w.data_ptr<scalar_t>() : nullptr;
+    const scalar_t* bp = b.defined() ? b.data_ptr<scalar_t>() : nullptr;
+    scalar_t* yp = y.data_ptr<scalar_t>();
+    scalar_t* mp = mean.data_ptr<scalar_t>();
+    scalar_t* rp = rstd.data_ptr<scalar_t>();
+    const int64_t m = per_group * HxW;
+    parallel_for(0, N * group, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t ng = begin; ng < end; ++ng) {
+        const scalar_t* xg = xp + ng * m;
+        double s = 0;
+        for (int64_t i = 0; i < m; ++i) s += static_cast<double>(xg[i]);
+        const double mu = m == 0 ? 0.0 : s / static_cast<double>(m);
+        double v = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          const double dv = static_cast<double>(xg[i]) - mu;
+          v += dv * dv;
+        }
+        const double var = m == 0 ? 0.0 : v / static_cast<double>(m);
+        const double r = 1.0 / std::sqrt(var + eps);
+        mp[ng] = static_cast<scalar_t>(mu);
+        rp[ng] = static_cast<scalar_t>(r);
+        const int64_t g = ng % group;
+        for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
+          // y = x * a + b' with a = rstd * w[c], b' = bias[c] - mean * a.
+          const double a = r * (wp != nullptr ? static_cast<double>(wp[c]) : 1.0);
+          const double shift = (bp != nullptr ? static_cast<double>(bp[c]) : 0.0) - mu * a;
+          const auto as = static_cast<scalar_t>(a), bs = static_cast<scalar_t>(shift);
+          const int64_t base = (ng - g) * per_group * HxW + c * HxW;
+          const scalar_t* xc = xp + base;
+          scalar_t* yc = yp + base;
+          for (int64_t i = 0; i < HxW; ++i) yc[i] = xc[i] * as + bs;
+        }
+      }
+    });
+  });
+  if (channels_last) cpu_util::copy_cast(out, y);
   return {out, mean, rstd};
 }
 

@@ -1,11 +1,12 @@
-// CPU kernels of the reductions: sum, mean, amax, amin and any on the reduction engine
-// (backends/cpu/reduce_engine.h), argmax on a walk of its own (it keeps an index).
+// CPU kernels of the reductions on the reduction engine (backends/cpu/reduce_engine.h):
+// sum, mean, amax, amin, any, prod and var (those that keep an index, argmax, argmin,
+// max.dim and min.dim, are in arg_reduce_ops.cpp).
 //
 // PyTorch's semantics: sum and mean convert each input element to the output dtype
 // first; floating sums accumulate in double (float32 in vector accumulators over blocks
 // of 2048 elements, then in double), integral sums wrap in their own type, bool is
-// "any"; amax/amin propagate NaN; argmax returns the first maximum, NaN being the
-// largest value.
+// "any"; amax/amin propagate NaN; prod multiplies in the output dtype; var accumulates
+// Welford's moments in double.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -14,9 +15,10 @@
 #include "aten/ops/amax_native.h"
 #include "aten/ops/amin_native.h"
 #include "aten/ops/any_native.h"
-#include "aten/ops/argmax_native.h"
 #include "aten/ops/mean_native.h"
+#include "aten/ops/prod_native.h"
 #include "aten/ops/sum_native.h"
+#include "aten/ops/var_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/reduce_engine.h"
 #include "runtime/cpu_capability.h"
@@ -236,67 +238,156 @@ SOPS_IMPL_FUNC(any_out)(const Tensor& self, int64_t dim, bool keepdim, const Ten
   });
 }
 
-SOPS_IMPL_FUNC(argmax_out)
-(const Tensor& self, std::optional<int64_t> dim, bool keepdim, const Tensor& out) {
-  // Over one dimension: for each position of the others, the first index of the
-  // maximum along it. Without dim: over the flattened (row-major) tensor.
-  Tensor in = self;
-  if (!dim.has_value() && !self.is_contiguous()) {
-    in = sops::empty(self.sizes(), self.options());
-    cpu_util::copy_cast(in, self);
-  }
-  int64_t len = in.numel();
-  int64_t step = 1;
-  DimVector kept_sizes, kept_in, kept_out;
-  if (dim.has_value() && in.dim() > 0) {
-    const int64_t d = ops_util::wrap_dim(*dim, in.dim());
-    len = in.size(d);
-    step = in.stride(d);
-    int64_t out_d = 0;
-    for (int64_t k = 0; k < in.dim(); ++k) {
-      if (k == d) {
-        if (keepdim) ++out_d;
-        continue;
-      }
-      kept_sizes.push_back(in.size(k));
-      kept_in.push_back(in.stride(k));
-      kept_out.push_back(out.stride(out_d++));
+namespace {
+
+// The product, accumulated in the output dtype as PyTorch's prod kernel does (bool:
+// "and"; integers wrap).
+template <typename T>
+struct ProdReducer {
+  using acc_t = T;
+  acc_t identity() const { return T(1); }
+  acc_t combine(acc_t a, acc_t b) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return a && b;
+    } else {
+      return cpu_util::wrapping_mul(a, b);
     }
   }
-  int64_t outer = 1;
-  for (const int64_t s : kept_sizes) outer *= s;
-  int64_t* result = out.data_ptr<int64_t>();
-  SOPS_DISPATCH_ALL_TYPES(in.scalar_type(), "argmax", [&] {
-    const scalar_t* base = in.const_data_ptr<scalar_t>();
-    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1));
-    parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) {
-        int64_t in_off = 0, out_off = 0, rest = o;
-        for (std::size_t k = kept_sizes.size(); k-- > 0;) {
-          const int64_t i = rest % kept_sizes[k];
-          rest /= kept_sizes[k];
-          in_off += i * kept_in[k];
-          out_off += i * kept_out[k];
-        }
-        const scalar_t* p = base + in_off;
-        int64_t best = 0;
-        scalar_t best_value = p[0];
-        for (int64_t i = 1; i < len; ++i) {
-          if constexpr (kFloating<scalar_t>) {
-            if (std::isnan(best_value)) break;  // the first NaN is the maximum
-          }
-          const scalar_t v = p[i * step];
-          bool better = v > best_value;
-          if constexpr (kFloating<scalar_t>) better = better || std::isnan(v);
-          if (better) {
-            best = i;
-            best_value = v;
-          }
-        }
-        result[out_off] = best;
-      }
-    });
+  acc_t run(const T* p, int64_t n, int64_t stride) const {
+    acc_t acc = identity();
+    for (int64_t i = 0; i < n; ++i) acc = combine(acc, p[i * stride]);
+    return acc;
+  }
+  void fold_row(acc_t* acc, const T* row, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) acc[j] = combine(acc[j], row[j]);
+  }
+  T finish(acc_t a) const { return a; }
+};
+
+void prod_into(const Tensor& self, uint64_t mask, bool keepdim, const Tensor& out) {
+  const Tensor in = as_dtype(self, out.scalar_type());
+  const cpu_reduce::ReducePlan plan = make_reduce_plan(in, mask, out, keepdim);
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(out.scalar_type(), "prod", [&] {
+    run_reduction(plan, in.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(),
+                  ProdReducer<scalar_t>{});
   });
+}
+
+// Welford's running mean and sum of squared deviations, in double (PyTorch's WelfordOps
+// for var), merged by Chan's rule; the variance divides by max(0, n - correction).
+struct Moments {
+  double mean = 0, m2 = 0;
+  double n = 0;
+};
+
+template <typename T>
+struct VarReducer {
+  using acc_t = Moments;
+  double correction = 1;
+
+  static Moments add(Moments a, double x) {
+    a.n += 1;
+    const double delta = x - a.mean;
+    a.mean += delta / a.n;
+    a.m2 += delta * (x - a.mean);
+    return a;
+  }
+  acc_t identity() const { return {}; }
+  acc_t combine(const acc_t& a, const acc_t& b) const {
+    if (a.n == 0) return b;
+    if (b.n == 0) return a;
+    const double n = a.n + b.n;
+    const double delta = b.mean - a.mean;
+    return {a.mean + delta * b.n / n, a.m2 + b.m2 + delta * delta * a.n * b.n / n, n};
+  }
+  acc_t run(const T* p, int64_t n, int64_t stride) const {
+    Moments m;
+    for (int64_t i = 0; i < n; ++i) m = add(m, static_cast<double>(p[i * stride]));
+    return m;
+  }
+  void fold_row(acc_t* acc, const T* row, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) acc[j] = add(acc[j], static_cast<double>(row[j]));
+  }
+  T finish(const acc_t& a) const {
+    const double divisor = std::max(0.0, a.n - correction);
+    return static_cast<T>(a.m2 / divisor);
+  }
+};
+
+// var's checks and result shape (also for meta tensors): floating self, out of self's
+// dtype, the dims reduced (all when None or empty).
+DimVector var_shape(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, uint64_t& mask) {
+  SOPS_CHECK_ARG(is_floating_point(self.scalar_type()), "self",
+                 "std and var only support floating point and complex dtypes");
+  mask = ops_util::reduction_mask(dim, self.dim());
+  return ops_util::reduced_shape(self, mask, keepdim);
+}
+
+void var_into(const Tensor& self, uint64_t mask, bool keepdim, double correction,
+              const Tensor& out) {
+  if (out.is_meta()) return;
+  const cpu_reduce::ReducePlan plan = make_reduce_plan(self, mask, out, keepdim);
+  SOPS_DISPATCH_FLOATING_TYPES(self.scalar_type(), "var", [&] {
+    VarReducer<scalar_t> r;
+    r.correction = correction;
+    run_reduction(plan, self.const_data_ptr<scalar_t>(), out.data_ptr<scalar_t>(), r);
+  });
+}
+
+double correction_of(const std::optional<Scalar>& correction) {
+  return correction.has_value() ? correction->to_unchecked<double>() : 1.0;
+}
+
+void any_into(const Tensor& self, uint64_t mask, bool keepdim, const Tensor& out) {
+  const cpu_reduce::ReducePlan plan = make_reduce_plan(self, mask, out, keepdim);
+  auto* const result = static_cast<uint8_t*>(out.data_ptr());
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "any", [&] {
+    run_reduction(plan, self.const_data_ptr<scalar_t>(), result, AnyReducer<scalar_t, uint8_t>{});
+  });
+}
+
+}  // namespace
+
+SOPS_IMPL_FUNC(any_all_out)(const Tensor& self, const Tensor& out) {
+  any_into(self, ops_util::reduction_mask(std::nullopt, self.dim()), false, out);
+}
+
+SOPS_IMPL_FUNC(any_dims_out)
+(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, const Tensor& out) {
+  any_into(self, ops_util::any_dims_mask(dim, self.dim()), keepdim, out);
+}
+
+SOPS_IMPL_FUNC(prod_out)
+(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> /*dtype*/,
+ const Tensor& out) {
+  const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << ops_util::wrap_dim(dim, self.dim());
+  prod_into(self, mask, keepdim, out);
+}
+
+// The product of every element (registered for CPU and Meta): a 0-dim result.
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  Tensor out = sops::empty({}, self.options().dtype(ops_util::sum_dtype(self, Tensor(), dtype)));
+  if (!self.is_meta())
+    prod_into(self, ops_util::reduction_mask(std::nullopt, self.dim()), false, out);
+  return out;
+}
+
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction,
+           bool keepdim) {
+  uint64_t mask = 0;
+  Tensor out = sops::empty(var_shape(self, dim, keepdim, mask), self.options());
+  var_into(self, mask, keepdim, correction_of(correction), out);
+  return out;
+}
+
+Tensor& var_out(const Tensor& self, OptionalIntArrayRef dim,
+                const std::optional<Scalar>& correction, bool keepdim, Tensor& out) {
+  uint64_t mask = 0;
+  const DimVector shape = var_shape(self, dim, keepdim, mask);
+  ops_util::check_out_dtype(out, self.scalar_type());
+  out.resize_(shape);
+  var_into(self, mask, keepdim, correction_of(correction), out);
+  return out;
 }
 
 }  // namespace sops::aten::native

@@ -1,0 +1,252 @@
+// CPU kernels of the indexing operators (gather, index.Tensor, index_select) and of
+// cumsum. The indexing ones move elements as bytes (any dtype); an index outside its
+// dimension is an error naming it and the dimension.
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+
+#include "aten/ops/cumsum_native.h"
+#include "aten/ops/gather_native.h"
+#include "aten/ops/index_native.h"
+#include "aten/ops/index_select_native.h"
+#include "backends/cpu/cpu_utils.h"
+#include "ops/util/index_utils.h"
+#include "runtime/element_cast.h"
+
+namespace sops::aten::native {
+namespace {
+
+// Calls f(offsets) for every position of `sizes` (the last dimension fastest), with
+// offsets[k] = sum of position * strides[k] (in elements) for each of the K operands.
+template <std::size_t K, typename F>
+void walk(IntArrayRef sizes, const std::array<IntArrayRef, K>& strides, F&& f) {
+  const std::size_t n = sizes.size();
+  for (const int64_t s : sizes) {
+    if (s == 0) return;
+  }
+  DimVector pos(n, 0);
+  std::array<int64_t, K> off{};
+  while (true) {
+    f(off);
+    std::size_t j = n;
+    while (true) {
+      if (j == 0) return;
+      --j;
+      if (++pos[j] < sizes[j]) {
+        for (std::size_t k = 0; k < K; ++k) off[k] += strides[k][j];
+        break;
+      }
+      for (std::size_t k = 0; k < K; ++k) off[k] -= (sizes[j] - 1) * strides[k][j];
+      pos[j] = 0;
+    }
+  }
+}
+
+// One element of `size` bytes.
+inline void copy_element(char* dst, const char* src, int64_t size) {
+  std::memcpy(dst, src, static_cast<std::size_t>(size));
+}
+
+// An index value made non-negative, or PyTorch's error for one outside [-size, size).
+inline int64_t checked_index(int64_t i, int64_t size, int64_t dim) {
+  SOPS_CHECK_ARG(i >= -size && i < size, "index", "index ", i, " is out of bounds for dimension ",
+                 dim, " with size ", size);
+  return i < 0 ? i + size : i;
+}
+
+// The strides of `t` with dimension `dim` given stride 0 (its position comes from an index).
+DimVector strides_without(const Tensor& t, int64_t dim, std::size_t ndim) {
+  DimVector s(ndim, 0);
+  for (std::size_t k = 0; k < ndim && k < t.strides().size(); ++k) {
+    s[k] = static_cast<int64_t>(k) == dim ? 0 : t.stride(static_cast<int64_t>(k));
+  }
+  return s;
+}
+
+}  // namespace
+
+// out[p] = self[p with dimension dim replaced by index[p]], over index's positions.
+SOPS_IMPL_FUNC(gather_out)
+(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/, const Tensor& out) {
+  if (index.numel() == 0) return;
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  const int64_t size = self.dim() == 0 ? 1 : self.size(d);
+  const int64_t step = self.dim() == 0 ? 0 : self.stride(d);
+  const int64_t elem = static_cast<int64_t>(self.element_size());
+  const auto* src = static_cast<const char*>(self.data_ptr());
+  auto* dst = static_cast<char*>(out.data_ptr());
+  const auto* idx = static_cast<const char*>(index.data_ptr());
+  const int64_t ielem = static_cast<int64_t>(index.element_size());
+  const ScalarType itype = index.scalar_type();  // int64 or int32
+  const std::size_t n = index.sizes().size();
+  const DimVector self_strides = strides_without(self, d, n);
+  walk<3>(index.sizes(), {index.strides(), IntArrayRef(self_strides), out.strides()},
+          [&](const std::array<int64_t, 3>& off) {
+            // No negative indices here (PyTorch's gather refuses them).
+            const int64_t at = load_as<int64_t>(idx + off[0] * ielem, itype);
+            SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
+                           " is out of bounds for dimension ", d, " with size ", size);
+            copy_element(dst + off[2] * elem, src + (off[1] + at * step) * elem, elem);
+          });
+}
+
+// Advanced indexing: the result is (before, index_shape, after) (ops/util/index_utils.h);
+// each position of index_shape picks an element offset in self from the index values.
+SOPS_IMPL_FUNC(index_out)(const Tensor& self, IOptTensorListRef indices, const Tensor& out) {
+  const ops_util::IndexPlan plan = ops_util::make_index_plan(self, indices);
+  if (out.numel() == 0) return;
+  const int64_t nb = [&] {
+    int64_t n = 1;
+    for (const int64_t s : plan.index_shape) n *= s;
+    return n;
+  }();
+  // The offset in self (elements) that each position of index_shape selects.
+  std::vector<int64_t> picked(static_cast<std::size_t>(nb), 0);
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    const Tensor& index = plan.indices[static_cast<std::size_t>(d)];
+    if (!index.defined()) continue;
+    const auto* base = static_cast<const char*>(index.data_ptr());
+    const int64_t ielem = static_cast<int64_t>(index.element_size());
+    const ScalarType itype = index.scalar_type();
+    int64_t b = 0;
+    walk<1>(plan.index_shape, {index.strides()}, [&](const std::array<int64_t, 1>& off) {
+      const int64_t i = load_as<int64_t>(base + off[0] * ielem, itype);
+      picked[static_cast<std::size_t>(b++)] += checked_index(i, self.size(d), d) * self.stride(d);
+    });
+  }
+  // The result's dims: before (self's leading unindexed dims), the index dims, after.
+  DimVector rest_sizes, rest_self, rest_out;
+  const int64_t ni = static_cast<int64_t>(plan.index_shape.size());
+  int64_t od = 0;
+  for (int64_t d = 0; d < plan.before; ++d, ++od) {
+    rest_sizes.push_back(self.size(d));
+    rest_self.push_back(self.stride(d));
+    rest_out.push_back(out.stride(od));
+  }
+  DimVector index_out_strides;
+  for (int64_t k = 0; k < ni; ++k, ++od) index_out_strides.push_back(out.stride(od));
+  DimVector after_sizes, after_self, after_out;
+  for (int64_t d = plan.before; d < self.dim(); ++d) {
+    if (plan.indices[static_cast<std::size_t>(d)].defined()) continue;
+    after_sizes.push_back(self.size(d));
+    after_self.push_back(self.stride(d));
+    after_out.push_back(out.stride(od++));
+  }
+  const int64_t elem = static_cast<int64_t>(self.element_size());
+  const auto* src = static_cast<const char*>(self.data_ptr());
+  auto* dst = static_cast<char*>(out.data_ptr());
+  // A contiguous `after` block in both self and out is copied as one run of bytes.
+  int64_t block = 1;
+  bool dense = true;
+  for (std::size_t k = after_sizes.size(); k > 0; --k) {
+    dense = dense && after_self[k - 1] == block && after_out[k - 1] == block;
+    block *= after_sizes[k - 1];
+  }
+  walk<2>(rest_sizes, {IntArrayRef(rest_self), IntArrayRef(rest_out)},
+          [&](const std::array<int64_t, 2>& outer) {
+            int64_t b = 0;
+            walk<1>(plan.index_shape, {IntArrayRef(index_out_strides)},
+                    [&](const std::array<int64_t, 1>& mid) {
+                      const int64_t s0 = outer[0] + picked[static_cast<std::size_t>(b++)];
+                      const int64_t o0 = outer[1] + mid[0];
+                      if (dense) {
+                        std::memcpy(dst + o0 * elem, src + s0 * elem,
+                                    static_cast<std::size_t>(block * elem));
+                        return;
+                      }
+                      walk<2>(after_sizes, {IntArrayRef(after_self), IntArrayRef(after_out)},
+                              [&](const std::array<int64_t, 2>& in) {
+                                copy_element(dst + (o0 + in[1]) * elem, src + (s0 + in[0]) * elem,
+                                             elem);
+                              });
+                    });
+          });
+}
+
+Tensor& index_select_out(const Tensor& self, int64_t dim, const Tensor& index, Tensor& out) {
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  SOPS_CHECK_ARG(index.dim() <= 1, "index", "index_select(): Index is supposed to be a vector");
+  SOPS_CHECK_ARG(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
+                 "index", "index_select(): Expected dtype int32 or int64 for index");
+  SOPS_CHECK_ARG(out.scalar_type() == self.scalar_type(), "out",
+                 "index_select(): self and result must have the same scalar type");
+  DimVector sizes(self.sizes());
+  if (self.dim() > 0) sizes[d] = index.numel();
+  out.resize_(sizes);
+  if (self.is_meta() || out.numel() == 0) return out;
+  const int64_t size = self.dim() == 0 ? 1 : self.size(d);
+  const int64_t n = index.numel();
+  const auto* ibase = static_cast<const char*>(index.data_ptr());
+  const int64_t istride = index.dim() == 0 ? 0 : index.stride(0);
+  const int64_t ielem = static_cast<int64_t>(index.element_size());
+  std::vector<int64_t> at(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = load_as<int64_t>(ibase + i * istride * ielem, index.scalar_type());
+    SOPS_CHECK_ARG(v >= 0 && v < size, "index", "index out of range in self");
+    at[static_cast<std::size_t>(i)] = v;
+  }
+  const int64_t elem = static_cast<int64_t>(self.element_size());
+  const auto* src = static_cast<const char*>(self.data_ptr());
+  auto* dst = static_cast<char*>(out.data_ptr());
+  const std::size_t nd = sizes.size();
+  const DimVector self_strides = strides_without(self, d, nd);
+  const int64_t step = self.dim() == 0 ? 0 : self.stride(d);
+  const int64_t ostep = self.dim() == 0 ? 0 : out.stride(d);
+  DimVector outer_sizes(sizes);
+  if (nd > 0) outer_sizes[d] = 1;
+  DimVector out_strides(out.strides());
+  walk<2>(outer_sizes, {IntArrayRef(self_strides), IntArrayRef(out_strides)},
+          [&](const std::array<int64_t, 2>& off) {
+            for (int64_t i = 0; i < n; ++i) {
+              copy_element(dst + (off[1] + i * ostep) * elem,
+                           src + (off[0] + at[static_cast<std::size_t>(i)] * step) * elem, elem);
+            }
+          });
+  return out;
+}
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  Tensor out = empty({0}, self.options());
+  return index_select_out(self, dim, index, out);
+}
+
+// Running sums along dim, accumulated as PyTorch does (double for floating dtypes,
+// int64 for integral ones) and stored in out's dtype; self is read as that dtype.
+SOPS_IMPL_FUNC(cumsum_out)
+(const Tensor& self, int64_t dim, std::optional<ScalarType> /*dtype*/, const Tensor& out) {
+  if (out.numel() == 0) return;
+  const int64_t d = ops_util::wrap_dim(dim, self.dim());
+  Tensor src = self;
+  if (self.scalar_type() != out.scalar_type()) {
+    src = empty(self.sizes(), self.options().dtype(out.scalar_type()));
+    cpu_util::copy_cast(src, self);
+  }
+  const int64_t len = self.dim() == 0 ? 1 : self.size(d);
+  const int64_t s_step = self.dim() == 0 ? 0 : src.stride(d);
+  const int64_t o_step = self.dim() == 0 ? 0 : out.stride(d);
+  DimVector outer(self.sizes());
+  if (!outer.empty()) outer[d] = 1;
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(out.scalar_type(), "cumsum_out_cpu", [&] {
+    using acc_t = std::conditional_t<std::is_floating_point_v<scalar_t>, double,
+                                     std::conditional_t<std::is_same_v<scalar_t, bool>, bool, int64_t>>;
+    const scalar_t* x = src.data_ptr<scalar_t>();
+    scalar_t* y = out.data_ptr<scalar_t>();
+    walk<2>(outer, {src.strides(), out.strides()}, [&](const std::array<int64_t, 2>& off) {
+      acc_t sum = acc_t(0);
+      for (int64_t i = 0; i < len; ++i) {
+        if constexpr (std::is_same_v<acc_t, bool>) {
+          sum = sum || x[off[0] + i * s_step];
+        } else if constexpr (std::is_integral_v<acc_t>) {
+          sum = cpu_util::wrapping_add(sum, static_cast<acc_t>(x[off[0] + i * s_step]));
+        } else {
+          sum += static_cast<acc_t>(x[off[0] + i * s_step]);
+        }
+        y[off[1] + i * o_step] = static_cast<scalar_t>(sum);
+      }
+    });
+  });
+}
+
+}  // namespace sops::aten::native
