@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/array_ref.h"
+#include "runtime/dense_strides.h"
 #include "runtime/error.h"
 #include "runtime/tensor.h"
 
@@ -35,9 +36,10 @@ void copy_to_out(ArrayRef<Tensor> out, ArrayRef<Tensor> values);
 // same sizes) instead of the dispatcher's copy_.
 using CopyFn = void (*)(const Tensor& dst, const Tensor& src);
 
+// Laid out like t, as PyTorch's clone (memory_format preserve).
 inline Tensor clone_of(const Tensor& t, CopyFn copy) {
   if (!t.defined()) return t;
-  Tensor result = empty(t.sizes(), t.options());
+  Tensor result = empty_strided(t.sizes(), preserved_strides(t), t.options());
   copy(result, t);
   return result;
 }

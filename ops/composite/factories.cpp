@@ -78,10 +78,8 @@ Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::opti
   if (format != MemoryFormat::Preserve) {
     return sops::aten::empty(self.sizes(), type, std::nullopt, target, std::nullopt, format);
   }
-  const DimVector strides = ops_util::is_non_overlapping_and_dense(self)
-                                ? DimVector(self.strides())
-                                : ops_util::infer_dense_strides(self);
-  return sops::empty_strided(self.sizes(), strides, TensorOptions(type).device(target));
+  return sops::empty_strided(self.sizes(), preserved_strides(self),
+                             TensorOptions(type).device(target));
 }
 
 Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,

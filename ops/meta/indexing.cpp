@@ -13,8 +13,8 @@ namespace sops::aten::meta {
 // out[i][j][k] = self[index[i][j][k]][j][k] (dim 0): the result has index's shape.
 SOPS_META_FUNC(gather)(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
   const int64_t wrapped = ops_util::wrap_dim(dim, self.dim());
-  SOPS_CHECK_ARG(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int, "index",
-                 "gather(): Expected dtype int32/int64 for index");
+  SOPS_CHECK_ARG(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
+                 "index", "gather(): Expected dtype int32/int64 for index");
   const int64_t self_dims = self.dim() == 0 ? 1 : self.dim();
   const int64_t index_dims = index.dim() == 0 ? 1 : index.dim();
   SOPS_CHECK_ARG(index.numel() == 0 || self_dims == index_dims, "index",
@@ -22,9 +22,9 @@ SOPS_META_FUNC(gather)(const Tensor& self, int64_t dim, const Tensor& index, boo
   if (index.numel() != 0) {
     for (int64_t d = 0; d < index.dim(); ++d) {
       if (d == wrapped) continue;
-      SOPS_CHECK_ARG(index.size(d) <= self.size(d), "index", "Size does not match at dimension ",
-                     d, " expected index ", index.sizes(), " to be no larger than self ",
-                     self.sizes(), " apart from dimension ", wrapped);
+      SOPS_CHECK_ARG(index.size(d) <= self.size(d), "index", "Size does not match at dimension ", d,
+                     " expected index ", index.sizes(), " to be no larger than self ", self.sizes(),
+                     " apart from dimension ", wrapped);
     }
   }
   set_output_raw_strided(0, index.sizes(), {}, self.options());

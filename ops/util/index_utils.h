@@ -39,8 +39,9 @@ inline std::vector<Tensor> mask_to_indices(const Tensor& mask, const Tensor& sel
                  self.dim(), " (got ", dim + k, ")");
   for (int64_t j = 0; j < k; ++j) {
     SOPS_CHECK_ARG(mask.size(j) == self.size(dim + j), "indices", "The shape of the mask ",
-                   mask.sizes(), " at index ", j, " does not match the shape of the indexed tensor ",
-                   self.sizes(), " at index ", dim + j);
+                   mask.sizes(), " at index ", j,
+                   " does not match the shape of the indexed tensor ", self.sizes(), " at index ",
+                   dim + j);
   }
   std::vector<std::vector<int64_t>> found(static_cast<std::size_t>(k));
   const int64_t n = mask.numel();
@@ -134,7 +135,8 @@ inline IndexPlan make_index_plan(const Tensor& self, ArrayRef<std::optional<Tens
   for (int64_t d = 0; d < plan.before; ++d) plan.result_shape.push_back(self.size(d));
   for (const int64_t s : plan.index_shape) plan.result_shape.push_back(s);
   for (int64_t d = plan.before; d < self.dim(); ++d) {
-    if (!plan.indices[static_cast<std::size_t>(d)].defined()) plan.result_shape.push_back(self.size(d));
+    if (!plan.indices[static_cast<std::size_t>(d)].defined())
+      plan.result_shape.push_back(self.size(d));
   }
   return plan;
 }

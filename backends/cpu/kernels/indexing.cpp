@@ -1,5 +1,5 @@
-// CPU kernels of the indexing operators (gather, index.Tensor, index_select) and of
-// cumsum. The indexing ones move elements as bytes (any dtype); an index outside its
+// CPU kernels of the indexing operators (gather, index.Tensor, index_put_, index_select)
+// and of cumsum. The indexing ones move elements as bytes (any dtype); an index outside its
 // dimension is an error naming it and the dimension.
 #include <array>
 #include <cstdint>
@@ -10,44 +10,18 @@
 #include "aten/ops/cumsum_native.h"
 #include "aten/ops/gather_native.h"
 #include "aten/ops/index_native.h"
+#include "aten/ops/index_put_native.h"
 #include "aten/ops/index_select_native.h"
 #include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/strided_walk.h"
 #include "ops/util/index_utils.h"
 #include "runtime/element_cast.h"
 
 namespace sops::aten::native {
 namespace {
 
-// Calls f(offsets) for every position of `sizes` (the last dimension fastest), with
-// offsets[k] = sum of position * strides[k] (in elements) for each of the K operands.
-template <std::size_t K, typename F>
-void walk(IntArrayRef sizes, const std::array<IntArrayRef, K>& strides, F&& f) {
-  const std::size_t n = sizes.size();
-  for (const int64_t s : sizes) {
-    if (s == 0) return;
-  }
-  DimVector pos(n, 0);
-  std::array<int64_t, K> off{};
-  while (true) {
-    f(off);
-    std::size_t j = n;
-    while (true) {
-      if (j == 0) return;
-      --j;
-      if (++pos[j] < sizes[j]) {
-        for (std::size_t k = 0; k < K; ++k) off[k] += strides[k][j];
-        break;
-      }
-      for (std::size_t k = 0; k < K; ++k) off[k] -= (sizes[j] - 1) * strides[k][j];
-      pos[j] = 0;
-    }
-  }
-}
-
-// One element of `size` bytes.
-inline void copy_element(char* dst, const char* src, int64_t size) {
-  std::memcpy(dst, src, static_cast<std::size_t>(size));
-}
+using cpu_util::copy_element;
+using cpu_util::walk;
 
 // An index value made non-negative, or PyTorch's error for one outside [-size, size).
 inline int64_t checked_index(int64_t i, int64_t size, int64_t dim) {
@@ -92,17 +66,13 @@ SOPS_IMPL_FUNC(gather_out)
           });
 }
 
-// Advanced indexing: the result is (before, index_shape, after) (ops/util/index_utils.h);
-// each position of index_shape picks an element offset in self from the index values.
-SOPS_IMPL_FUNC(index_out)(const Tensor& self, IOptTensorListRef indices, const Tensor& out) {
-  const ops_util::IndexPlan plan = ops_util::make_index_plan(self, indices);
-  if (out.numel() == 0) return;
-  const int64_t nb = [&] {
-    int64_t n = 1;
-    for (const int64_t s : plan.index_shape) n *= s;
-    return n;
-  }();
-  // The offset in self (elements) that each position of index_shape selects.
+namespace {
+
+// The element offset in self that each position of index_shape selects (the sum over
+// the indexed dimensions of index value * stride).
+std::vector<int64_t> picked_offsets(const ops_util::IndexPlan& plan, const Tensor& self) {
+  int64_t nb = 1;
+  for (const int64_t s : plan.index_shape) nb *= s;
   std::vector<int64_t> picked(static_cast<std::size_t>(nb), 0);
   for (int64_t d = 0; d < self.dim(); ++d) {
     const Tensor& index = plan.indices[static_cast<std::size_t>(d)];
@@ -116,53 +86,124 @@ SOPS_IMPL_FUNC(index_out)(const Tensor& self, IOptTensorListRef indices, const T
       picked[static_cast<std::size_t>(b++)] += checked_index(i, self.size(d), d) * self.stride(d);
     });
   }
-  // The result's dims: before (self's leading unindexed dims), the index dims, after.
-  DimVector rest_sizes, rest_self, rest_out;
-  const int64_t ni = static_cast<int64_t>(plan.index_shape.size());
+  return picked;
+}
+
+// The indexing result's dimensions (before, the index dims, after) with their strides in
+// self and in a tensor of the result's shape (`result_strides`).
+struct IndexedDims {
+  DimVector before_sizes, before_self, before_result;
+  DimVector index_result;
+  DimVector after_sizes, after_self, after_result;
+};
+
+IndexedDims indexed_dims(const ops_util::IndexPlan& plan, const Tensor& self,
+                         IntArrayRef result_strides) {
+  IndexedDims dims;
   int64_t od = 0;
   for (int64_t d = 0; d < plan.before; ++d, ++od) {
-    rest_sizes.push_back(self.size(d));
-    rest_self.push_back(self.stride(d));
-    rest_out.push_back(out.stride(od));
+    dims.before_sizes.push_back(self.size(d));
+    dims.before_self.push_back(self.stride(d));
+    dims.before_result.push_back(result_strides[od]);
   }
-  DimVector index_out_strides;
-  for (int64_t k = 0; k < ni; ++k, ++od) index_out_strides.push_back(out.stride(od));
-  DimVector after_sizes, after_self, after_out;
+  for (std::size_t k = 0; k < plan.index_shape.size(); ++k, ++od) {
+    dims.index_result.push_back(result_strides[od]);
+  }
   for (int64_t d = plan.before; d < self.dim(); ++d) {
     if (plan.indices[static_cast<std::size_t>(d)].defined()) continue;
-    after_sizes.push_back(self.size(d));
-    after_self.push_back(self.stride(d));
-    after_out.push_back(out.stride(od++));
+    dims.after_sizes.push_back(self.size(d));
+    dims.after_self.push_back(self.stride(d));
+    dims.after_result.push_back(result_strides[od++]);
   }
+  return dims;
+}
+
+// f(self offset, result offset) for every element of the indexing result; f_block(self
+// offset, result offset) instead for each whole `after` block when given.
+template <typename F>
+void for_each_indexed(const ops_util::IndexPlan& plan, const IndexedDims& dims,
+                      const std::vector<int64_t>& picked, F f) {
+  walk<2>(dims.before_sizes, {IntArrayRef(dims.before_self), IntArrayRef(dims.before_result)},
+          [&](const std::array<int64_t, 2>& outer) {
+            int64_t b = 0;
+            walk<1>(plan.index_shape, {IntArrayRef(dims.index_result)},
+                    [&](const std::array<int64_t, 1>& mid) {
+                      const int64_t s0 = outer[0] + picked[static_cast<std::size_t>(b++)];
+                      const int64_t r0 = outer[1] + mid[0];
+                      walk<2>(dims.after_sizes,
+                              {IntArrayRef(dims.after_self), IntArrayRef(dims.after_result)},
+                              [&](const std::array<int64_t, 2>& in) { f(s0 + in[0], r0 + in[1]); });
+                    });
+          });
+}
+
+}  // namespace
+
+// Advanced indexing: the result is (before, index_shape, after) (ops/util/index_utils.h);
+// each position of index_shape picks an element offset in self from the index values.
+SOPS_IMPL_FUNC(index_out)(const Tensor& self, IOptTensorListRef indices, const Tensor& out) {
+  const ops_util::IndexPlan plan = ops_util::make_index_plan(self, indices);
+  if (out.numel() == 0) return;
+  const std::vector<int64_t> picked = picked_offsets(plan, self);
+  const IndexedDims dims = indexed_dims(plan, self, out.strides());
   const int64_t elem = static_cast<int64_t>(self.element_size());
   const auto* src = static_cast<const char*>(self.data_ptr());
   auto* dst = static_cast<char*>(out.data_ptr());
-  // A contiguous `after` block in both self and out is copied as one run of bytes.
+  // An `after` block contiguous in both self and out is copied as one run of bytes.
   int64_t block = 1;
   bool dense = true;
-  for (std::size_t k = after_sizes.size(); k > 0; --k) {
-    dense = dense && after_self[k - 1] == block && after_out[k - 1] == block;
-    block *= after_sizes[k - 1];
+  for (std::size_t k = dims.after_sizes.size(); k > 0; --k) {
+    dense = dense && dims.after_self[k - 1] == block && dims.after_result[k - 1] == block;
+    block *= dims.after_sizes[k - 1];
   }
-  walk<2>(rest_sizes, {IntArrayRef(rest_self), IntArrayRef(rest_out)},
-          [&](const std::array<int64_t, 2>& outer) {
-            int64_t b = 0;
-            walk<1>(plan.index_shape, {IntArrayRef(index_out_strides)},
-                    [&](const std::array<int64_t, 1>& mid) {
-                      const int64_t s0 = outer[0] + picked[static_cast<std::size_t>(b++)];
-                      const int64_t o0 = outer[1] + mid[0];
-                      if (dense) {
-                        std::memcpy(dst + o0 * elem, src + s0 * elem,
-                                    static_cast<std::size_t>(block * elem));
-                        return;
-                      }
-                      walk<2>(after_sizes, {IntArrayRef(after_self), IntArrayRef(after_out)},
-                              [&](const std::array<int64_t, 2>& in) {
-                                copy_element(dst + (o0 + in[1]) * elem, src + (s0 + in[0]) * elem,
-                                             elem);
-                              });
-                    });
-          });
+  if (dense) {
+    IndexedDims outer = dims;
+    outer.after_sizes.clear();
+    outer.after_self.clear();
+    outer.after_result.clear();
+    for_each_indexed(plan, outer, picked, [&](int64_t s, int64_t r) {
+      std::memcpy(dst + r * elem, src + s * elem, static_cast<std::size_t>(block * elem));
+    });
+    return;
+  }
+  for_each_indexed(plan, dims, picked, [&](int64_t s, int64_t r) {
+    copy_element(dst + r * elem, src + s * elem, elem);
+  });
+}
+
+// self[indices] = values (broadcast to the indexing result's shape), or += with
+// accumulate; registered for CPU and Meta. Repeated indices without accumulate: the
+// last write wins.
+Tensor& index_put_(Tensor& self, IOptTensorListRef indices, const Tensor& values, bool accumulate) {
+  SOPS_CHECK_ARG(values.scalar_type() == self.scalar_type(), "values",
+                 "Index put requires the source and destination dtypes match, got ",
+                 ops_util::aten_name(self.scalar_type()), " for the destination and ",
+                 ops_util::aten_name(values.scalar_type()), " for the source.");
+  const ops_util::IndexPlan plan = ops_util::make_index_plan(self, indices);
+  SOPS_CHECK_ARG(is_expandable_to(values.sizes(), plan.result_shape), "values",
+                 "shape mismatch: value tensor of shape ", values.sizes(),
+                 " cannot be broadcast to indexing result of shape ", plan.result_shape);
+  if (self.is_meta()) return self;
+  const Tensor v = expand(values, plan.result_shape);
+  const std::vector<int64_t> picked = picked_offsets(plan, self);
+  const IndexedDims dims = indexed_dims(plan, self, v.strides());
+  SOPS_DISPATCH_EVERY_TYPE(self.scalar_type(), "index_put_", [&] {
+    scalar_t* dst = self.data_ptr<scalar_t>();
+    const scalar_t* src = v.data_ptr<scalar_t>();
+    for_each_indexed(plan, dims, picked, [&](int64_t s, int64_t r) {
+      if constexpr (std::is_same_v<scalar_t, bool>) {
+        dst[s] = accumulate ? (dst[s] || src[r]) : src[r];
+      } else if constexpr (std::is_integral_v<scalar_t>) {
+        dst[s] = accumulate ? cpu_util::wrapping_add(dst[s], src[r]) : src[r];
+      } else if constexpr (std::is_floating_point_v<scalar_t>) {
+        dst[s] = accumulate ? dst[s] + src[r] : src[r];
+      } else {
+        dst[s] =
+            accumulate ? scalar_t(static_cast<float>(dst[s]) + static_cast<float>(src[r])) : src[r];
+      }
+    });
+  });
+  return self;
 }
 
 Tensor& index_select_out(const Tensor& self, int64_t dim, const Tensor& index, Tensor& out) {
@@ -229,8 +270,9 @@ SOPS_IMPL_FUNC(cumsum_out)
   DimVector outer(self.sizes());
   if (!outer.empty()) outer[d] = 1;
   SOPS_DISPATCH_ALL_TYPES_AND_BOOL(out.scalar_type(), "cumsum_out_cpu", [&] {
-    using acc_t = std::conditional_t<std::is_floating_point_v<scalar_t>, double,
-                                     std::conditional_t<std::is_same_v<scalar_t, bool>, bool, int64_t>>;
+    using acc_t =
+        std::conditional_t<std::is_floating_point_v<scalar_t>, double,
+                           std::conditional_t<std::is_same_v<scalar_t, bool>, bool, int64_t>>;
     const scalar_t* x = src.data_ptr<scalar_t>();
     scalar_t* y = out.data_ptr<scalar_t>();
     walk<2>(outer, {src.strides(), out.strides()}, [&](const std::array<int64_t, 2>& off) {

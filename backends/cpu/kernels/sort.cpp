@@ -1,0 +1,95 @@
+// CPU kernels of sort and topk (registered for CPU and Meta; topk's meta function is in
+// ops/meta/sort.cpp). Along one dimension, stable: equal values keep their order; NaN
+// sorts above every number (first when descending), as in PyTorch.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "aten/ops/empty_like.h"
+#include "aten/ops/sort_native.h"
+#include "aten/ops/topk_native.h"
+#include "backends/cpu/cpu_utils.h"
+#include "backends/cpu/strided_walk.h"
+
+namespace sops::aten::native {
+namespace {
+
+// a before b in ascending order (NaN last).
+template <typename T>
+bool less(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return false;
+    if (std::isnan(b)) return true;
+  }
+  return a < b;
+}
+
+// For each line of self along `dim`: the order of its elements (stable), the first `k`
+// written as values and indices (each with its own strides).
+void sort_lines(const Tensor& self, int64_t dim, bool descending, int64_t k, const Tensor& values,
+                const Tensor& indices) {
+  if (self.numel() == 0) return;
+  const int64_t d = self.dim() == 0 ? 0 : ops_util::wrap_dim(dim, self.dim());
+  const int64_t len = self.dim() == 0 ? 1 : self.size(d);
+  const int64_t s_step = self.dim() == 0 ? 0 : self.stride(d);
+  const int64_t v_step = self.dim() == 0 ? 0 : values.stride(d);
+  const int64_t i_step = self.dim() == 0 ? 0 : indices.stride(d);
+  DimVector outer(self.sizes());
+  if (!outer.empty()) outer[d] = 1;
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "sort", [&] {
+    const scalar_t* x = self.data_ptr<scalar_t>();
+    scalar_t* v = values.data_ptr<scalar_t>();
+    int64_t* ix = indices.data_ptr<int64_t>();
+    std::vector<int64_t> order(static_cast<std::size_t>(len));
+    cpu_util::walk<3>(outer, {self.strides(), values.strides(), indices.strides()},
+                      [&](const std::array<int64_t, 3>& off) {
+                        const scalar_t* line = x + off[0];
+                        std::iota(order.begin(), order.end(), 0);
+                        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+                          const scalar_t xa = line[a * s_step], xb = line[b * s_step];
+                          return descending ? less(xb, xa) : less(xa, xb);
+                        });
+                        for (int64_t i = 0; i < k; ++i) {
+                          const int64_t j = order[static_cast<std::size_t>(i)];
+                          v[off[1] + i * v_step] = line[j * s_step];
+                          ix[off[2] + i * i_step] = j;
+                        }
+                      });
+  });
+}
+
+}  // namespace
+
+std::tuple<Tensor&, Tensor&> sort_out(const Tensor& self, int64_t dim, bool descending,
+                                      Tensor& values, Tensor& indices) {
+  if (self.dim() > 0) ops_util::wrap_dim(dim, self.dim());
+  ops_util::check_out_dtype(values, self.scalar_type(), "values");
+  ops_util::check_out_dtype(indices, ScalarType::Long, "indices");
+  values.resize_(self.sizes());
+  indices.resize_(self.sizes());
+  if (!self.is_meta()) {
+    const int64_t k = self.dim() == 0 ? 1 : self.size(ops_util::wrap_dim(dim, self.dim()));
+    sort_lines(self, dim, descending, k, values, indices);
+  }
+  return {values, indices};
+}
+
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  Tensor values = sops::aten::empty_like(self);
+  Tensor indices = sops::aten::empty_like(self, ScalarType::Long);
+  sort_out(self, dim, descending, values, indices);
+  return {values, indices};
+}
+
+// The k largest (or smallest) along dim, sorted (for sorted=False too: one order of them).
+SOPS_IMPL_FUNC(topk_out_cpu)
+(const Tensor& self, int64_t k, int64_t dim, bool largest, bool /*sorted*/, const Tensor& values,
+ const Tensor& indices) {
+  sort_lines(self, dim, largest, k, values, indices);
+}
+
+}  // namespace sops::aten::native
