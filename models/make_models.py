@@ -10,7 +10,8 @@ Each model is built with a fixed seed, put in eval mode and exported with
     model.sopsm      the lite model file (lite/python/export_model.py's converter)
     input0.npy ...   the example inputs
     expected0.npy    eager PyTorch's outputs, model(*inputs) under torch.no_grad()
-    ops.txt          the decomposed graph's operators, sorted, one per line
+    ops.txt          the decomposed graph's operators (decomposed as the converter does,
+                     decompose.py), sorted, one per line
     shapes.txt       every operator node's outputs: `name dtype [sizes]` (`name.K` when
                      a node has several outputs); operator.getitem nodes are left out
     torchscript.pt   torch.jit.trace of the model, for the libtorch baseline
@@ -31,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lite", "python"))
 
 import export_model  # noqa: E402  (after the path above)
+from decompose import decompose  # noqa: E402
 from exported_graph import op_name  # noqa: E402
 from portable_archives import export_without_stack_traces, strip_debug_info  # noqa: E402
 from schema_args import TORCH_DTYPES  # noqa: E402
@@ -147,7 +149,7 @@ def write_model(name: str, model: nn.Module, inputs: tuple) -> None:
         np.save(os.path.join(folder, f"input{k}.npy"), tensor.numpy())
     for k, tensor in enumerate(outputs):
         np.save(os.path.join(folder, f"expected{k}.npy"), tensor.numpy())
-    ops, shapes = graph_listing(torch.export.load(path).run_decompositions())
+    ops, shapes = graph_listing(decompose(torch.export.load(path)))
     for file, text in (("ops.txt", ops), ("shapes.txt", shapes)):
         with open(os.path.join(folder, file), "w", encoding="utf-8") as f:
             f.write(text)

@@ -3,11 +3,12 @@
 
     python3 lite/python/export_model.py MODEL.pt2 -o MODEL.sopsm
 
-Loads the program with `torch.export.load`, decomposes it to core ATen
-(`run_decompositions()` with the default table) and writes the graph, its parameters,
-buffers and constants (exported_graph.py). The output depends only on the program and
-the torch version: the same .pt2 gives byte-identical files, and the metadata holds the
-.pt2's file name only, never a folder.
+Loads the program with `torch.export.load`, decomposes it to core ATen (decompose.py:
+`run_decompositions()` with the default table, views that nothing writes through made
+reshapes first, and what the table leaves outside core ATen decomposed too) and writes
+the graph, its parameters, buffers and constants (exported_graph.py). The output depends
+only on the program and the torch version: the same .pt2 gives byte-identical files, and
+the metadata holds the .pt2's file name only, never a folder.
 
 Whatever goes wrong ends with one line on stderr and exit status 1:
 
@@ -60,10 +61,12 @@ def load_program(path: str):
         ) from None
     finally:
         logging.disable(logging.NOTSET)
+    from decompose import decompose  # pylint: disable=import-outside-toplevel
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ep.run_decompositions()
+            return decompose(ep)
     except Exception as e:  # pylint: disable=broad-except
         raise CliError(
             f"{path}: run_decompositions() failed: {type(e).__name__}: {_one_line(e)}"
