@@ -46,7 +46,9 @@ def nodes_of(model, op):
     return [n for n in model.nodes if model.operators[n.op] == op]
 
 
-@pytest.mark.parametrize("name", ["mlp", "cnn", "transformer"])
+@pytest.mark.parametrize(
+    "name", ["mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn"]
+)
 def test_checked_in_models_reproduce_eager_outputs(name):
     folder = os.path.join(ROOT, "models", name)
     with open(os.path.join(folder, "model.sopsm"), "rb") as f:

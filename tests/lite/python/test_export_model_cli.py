@@ -159,7 +159,9 @@ def test_unsupported_program(unsupported, name, tmp_path):
 
 
 @needs_torch
-@pytest.mark.parametrize("name", ["mlp", "cnn", "transformer"])
+@pytest.mark.parametrize(
+    "name", ["mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn"]
+)
 def test_converts_the_checked_in_models_byte_for_byte(name, tmp_path):
     folder = os.path.join(ROOT, "models", name)
     with open(os.path.join(folder, "model.sopsm"), "rb") as f:
