@@ -22,6 +22,8 @@ real models, in two steps:
    Operators outside core ATen without one stay, for the runtime to implement.
 """
 
+import operator
+
 import torch
 from torch._decomp import decomposition_table
 
@@ -31,23 +33,28 @@ KEPT = {torch.ops.aten._assert_tensor_metadata.default}
 MAX_ROUNDS = 8
 
 
-def _alias_of_input(node: torch.fx.Node):
-    """The node whose storage `node`'s value shares (a view's or an in-place op's
-    input), or None."""
-    op = node.target
-    if node.op != "call_function" or not isinstance(op, torch._ops.OpOverload):
-        return None
-    returns = op._schema.returns
-    if len(returns) != 1 or returns[0].alias_info is None:
-        return None
-    for k, arg in enumerate(op._schema.arguments):
-        if (
-            arg.alias_info is not None
-            and arg.alias_info.before_set == returns[0].alias_info.before_set
-        ):
-            value = node.args[k] if k < len(node.args) else node.kwargs.get(arg.name)
-            return value if isinstance(value, torch.fx.Node) else None
-    return None
+def _argument_nodes(node: torch.fx.Node, k: int, arg) -> list:
+    """The graph nodes passed for schema argument `k` (`arg`) of `node`."""
+    value = node.args[k] if k < len(node.args) else node.kwargs.get(arg.name)
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return [v for v in values if isinstance(v, torch.fx.Node)]
+
+
+def _aliased_inputs(node: torch.fx.Node) -> list:
+    """The nodes whose storage `node`'s value may share: every argument the schema
+    annotates with an alias set (a view's or an in-place op's `Tensor(a)`, a split's
+    `Tensor(a -> *)`), and the source of an operator.getitem."""
+    if node.op != "call_function":
+        return []
+    if node.target is operator.getitem:
+        return [node.args[0]] if isinstance(node.args[0], torch.fx.Node) else []
+    if not isinstance(node.target, torch._ops.OpOverload):
+        return []
+    inputs = []
+    for k, arg in enumerate(node.target._schema.arguments):
+        if arg.alias_info is not None:
+            inputs += _argument_nodes(node, k, arg)
+    return inputs
 
 
 def _written_nodes(graph: torch.fx.Graph) -> set:
@@ -58,21 +65,16 @@ def _written_nodes(graph: torch.fx.Graph) -> set:
         if node.op != "call_function" or not isinstance(op, torch._ops.OpOverload):
             continue
         for k, arg in enumerate(op._schema.arguments):
-            if arg.alias_info is None or not arg.alias_info.is_write:
-                continue
-            value = node.args[k] if k < len(node.args) else node.kwargs.get(arg.name)
-            for v in value if isinstance(value, (list, tuple)) else [value]:
-                if isinstance(v, torch.fx.Node):
-                    written.add(v)
+            if arg.alias_info is not None and arg.alias_info.is_write:
+                written.update(_argument_nodes(node, k, arg))
     return written
 
 
 def views_as_reshapes(ep: torch.export.ExportedProgram) -> int:
     """Rewrites in place each `aten.view` of `ep` that no write can reach as `aten.reshape`.
 
-    Returns how many it rewrote. Aliases are grouped through every operator whose
-    return aliases an argument (views and in-place ops); a view stays a view when any
-    member of its group is written.
+    Returns how many it rewrote. Nodes are grouped with the inputs they may alias
+    (`_aliased_inputs`); a view stays a view when any member of its group is written.
     """
     graph = ep.graph_module.graph
     root = {}
@@ -83,8 +85,7 @@ def views_as_reshapes(ep: torch.export.ExportedProgram) -> int:
         return node
 
     for node in graph.nodes:
-        base = _alias_of_input(node)
-        if base is not None:
+        for base in _aliased_inputs(node):
             root[find(node)] = find(base)
     written = {find(node) for node in _written_nodes(graph)}
     count = 0

@@ -251,6 +251,23 @@ def test_views_that_a_write_reaches_stay_views():
     torch.testing.assert_close(got[0], (x + 1).view(2, -1) * 2, rtol=0, atol=0)
 
 
+class WrittenThroughSplit(torch.nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        first, _ = y.split(2)  # a Tensor(a -> *)[] return, then operator.getitem
+        first.mul_(3)
+        return y.view(-1) + 1
+
+
+def test_views_of_a_tensor_written_through_a_split_stay_views():
+    x = torch.randn(4, 3)
+    ep = torch.export.export(WrittenThroughSplit(), (x,))
+    assert views_as_reshapes(ep) == 0
+    model = check_same_outputs(WrittenThroughSplit(), (x,))
+    expected = torch.cat([x[:2] * 3, x[2:]]).view(-1) + 1
+    torch.testing.assert_close(torch_reference.run(model, (x,))[0], expected, rtol=0, atol=0)
+
+
 class Norms(torch.nn.Module):
     def forward(self, x):
         return (
