@@ -3,11 +3,12 @@
 
     python3 lite/python/export_model.py MODEL.pt2 -o MODEL.sopsm
 
-Loads the program with `torch.export.load`, decomposes it to core ATen
-(`run_decompositions()` with the default table) and writes the graph, its parameters,
-buffers and constants (exported_graph.py). The output depends only on the program and
-the torch version: the same .pt2 gives byte-identical files, and the metadata holds the
-.pt2's file name only, never a folder.
+Loads the program with `torch.export.load`, decomposes it to core ATen (decompose.py:
+`run_decompositions()` with the default table, views that nothing writes through made
+reshapes first, and what the table leaves outside core ATen decomposed too) and writes
+the graph, its parameters, buffers and constants (exported_graph.py). The output depends
+only on the program and the torch version: the same .pt2 gives byte-identical files, and
+the metadata holds the .pt2's file name only, never a folder.
 
 Whatever goes wrong ends with one line on stderr and exit status 1:
 
@@ -17,6 +18,7 @@ Whatever goes wrong ends with one line on stderr and exit status 1:
 import argparse
 import logging
 import os
+import re
 import sys
 import warnings
 
@@ -36,6 +38,32 @@ class CliError(Exception):
 def _one_line(text: str) -> str:
     lines = [line.strip() for line in str(text).splitlines() if line.strip()]
     return lines[0] if lines else ""
+
+
+def _decomposition_error(path: str, e: Exception) -> str:
+    """One line for an exception of run_decompositions(): the node it failed at (from
+    torch.fx's "While executing %node" note), the model's own line where the program
+    kept its stack trace, torch's first line, and for a view what to change."""
+    text = str(e)
+    message = f"run_decompositions() failed: {type(e).__name__}: {_one_line(text)}"
+    executing = re.search(
+        r"While executing %(\w+) : .*?target=torch\.ops\.(\w+)\.(\w+)\.(\w+)", text
+    )
+    if not executing:
+        return f"{path}: {message}"
+    node, namespace, name, overload = executing.groups()
+    op = f"{namespace}::{name}" + ("" if overload == "default" else f".{overload}")
+    frames = re.findall(r'File "([^"]+)", line (\d+), in \w+\n\s*(\S[^\n]*)', text)
+    if frames:
+        file, line, code = frames[-1]
+        message += f" (at {os.path.basename(file)}:{line}: {code.strip()})"
+    if op == "aten::view" and "Cannot view" in text:
+        message += (
+            "; the decomposed graph lays this tensor out differently than eager PyTorch did, "
+            "and an in-place operator writes through the view, so it cannot become a reshape: "
+            "call .contiguous() before the .view() in the model, or .reshape() instead"
+        )
+    return f"{path}: node '{node}' ({op}): {message}"
 
 
 def load_program(path: str):
@@ -60,14 +88,14 @@ def load_program(path: str):
         ) from None
     finally:
         logging.disable(logging.NOTSET)
+    from decompose import decompose  # pylint: disable=import-outside-toplevel
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ep.run_decompositions()
+            return decompose(ep)
     except Exception as e:  # pylint: disable=broad-except
-        raise CliError(
-            f"{path}: run_decompositions() failed: {type(e).__name__}: {_one_line(e)}"
-        ) from None
+        raise CliError(_decomposition_error(path, e)) from None
 
 
 def convert(path: str) -> bytes:

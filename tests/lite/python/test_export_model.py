@@ -17,14 +17,15 @@ torch = pytest.importorskip("torch", reason="needs torch (pip install torch==2.1
 np = pytest.importorskip("numpy")
 
 import torch_reference  # noqa: E402
+from decompose import decompose, views_as_reshapes  # noqa: E402
 from exported_graph import convert_program  # noqa: E402
 from lite_model import Tag, parse, serialize  # noqa: E402
 from schema_args import ConvertError  # noqa: E402
 
 
 def convert(module, inputs):
-    """(parsed lite model, exported program) of `module` exported for `inputs`."""
-    ep = torch.export.export(module.eval(), inputs).run_decompositions()
+    """(parsed lite model, decomposed program) of `module` exported for `inputs`."""
+    ep = decompose(torch.export.export(module.eval(), inputs))
     return parse(serialize(convert_program(ep, [("producer", "test")]))), ep
 
 
@@ -45,7 +46,9 @@ def nodes_of(model, op):
     return [n for n in model.nodes if model.operators[n.op] == op]
 
 
-@pytest.mark.parametrize("name", ["mlp", "cnn", "transformer"])
+@pytest.mark.parametrize(
+    "name", ["mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn"]
+)
 def test_checked_in_models_reproduce_eager_outputs(name):
     folder = os.path.join(ROOT, "models", name)
     with open(os.path.join(folder, "model.sopsm"), "rb") as f:
@@ -190,3 +193,97 @@ def test_converter_errors_name_the_node():
     ep = torch.export.export(Complex(), (torch.randn(3),)).run_decompositions()
     with pytest.raises(ConvertError, match=r"node '\w+' \(aten::[\w.]+\): .*complex64"):
         convert_program(ep, [])
+
+
+class Gpt2Attention(torch.nn.Module):
+    """GPT-2's attention as Hugging Face writes it: Conv1D (addmm on a view), sdpa, then
+    `transpose(1, 2).contiguous()`, reshape and Conv1D's view again."""
+
+    def __init__(self, hidden=32, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.w_attn = torch.nn.Parameter(torch.randn(hidden, 3 * hidden) * 0.2)
+        self.b_attn = torch.nn.Parameter(torch.randn(3 * hidden) * 0.2)
+        self.w_proj = torch.nn.Parameter(torch.randn(hidden, hidden) * 0.2)
+        self.b_proj = torch.nn.Parameter(torch.randn(hidden) * 0.2)
+
+    def forward(self, x):
+        b, s, h = x.shape
+        qkv = torch.addmm(self.b_attn, x.view(-1, h), self.w_attn).view(b, s, 3 * h)
+        q, k, v = (t.view(b, s, self.heads, -1).transpose(1, 2) for t in qkv.split(h, dim=2))
+        o = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        o = o.transpose(1, 2).contiguous().reshape(b, s, h)
+        return torch.addmm(self.b_proj, o.view(-1, h), self.w_proj).view(b, s, h)
+
+
+def test_views_whose_strides_decomposing_changes_become_reshapes():
+    # The CPU sdpa kernel lays its output out as (N, L, H, E), so `.contiguous()` was a
+    # no-op when tracing and is not in the graph; the decomposition lays it out as
+    # (L, N, H, E), on which the last view is impossible.
+    torch.manual_seed(0)
+    module, x = Gpt2Attention().eval(), torch.randn(2, 16, 32)
+    with pytest.raises(Exception, match="Cannot view a tensor with shape"):
+        torch.export.export(module, (x,)).run_decompositions()
+    model = check_same_outputs(module, (x,))
+    with torch.no_grad():
+        expected = module(x)
+    torch.testing.assert_close(torch_reference.run(model, (x,))[0], expected)
+    assert {"aten::clone", "aten::view"} <= set(model.operators)
+
+
+class WrittenThroughViews(torch.nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        y.view(-1).add_(1)  # writes y through a view: the other view must see it
+        return y.view(2, -1) * 2, x.view(-1) + 1
+
+
+def test_views_that_a_write_reaches_stay_views():
+    ep = torch.export.export(WrittenThroughViews(), (torch.randn(4, 4),))
+    views = [n for n in ep.graph.nodes if n.target is torch.ops.aten.view.default]
+    assert views_as_reshapes(ep) == 1  # x.view(-1) only; x is never written
+    assert [n.target for n in views] == [torch.ops.aten.view.default] * 2 + [
+        torch.ops.aten.reshape.default
+    ]
+    x = torch.randn(4, 4)
+    model = check_same_outputs(WrittenThroughViews(), (x,))
+    got = torch_reference.run(model, (x,))
+    torch.testing.assert_close(got[0], (x + 1).view(2, -1) * 2, rtol=0, atol=0)
+
+
+class WrittenThroughSplit(torch.nn.Module):
+    def forward(self, x):
+        y = x.clone()
+        first, _ = y.split(2)  # a Tensor(a -> *)[] return, then operator.getitem
+        first.mul_(3)
+        return y.view(-1) + 1
+
+
+def test_views_of_a_tensor_written_through_a_split_stay_views():
+    x = torch.randn(4, 3)
+    ep = torch.export.export(WrittenThroughSplit(), (x,))
+    assert views_as_reshapes(ep) == 0
+    model = check_same_outputs(WrittenThroughSplit(), (x,))
+    expected = torch.cat([x[:2] * 3, x[2:]]).view(-1) + 1
+    torch.testing.assert_close(torch_reference.run(model, (x,))[0], expected, rtol=0, atol=0)
+
+
+class Norms(torch.nn.Module):
+    def forward(self, x):
+        return (
+            torch.nn.functional.normalize(x, dim=-1),
+            torch.linalg.vector_norm(x, 3.0, dim=0),
+            torch.norm(x),
+        )
+
+
+def test_operators_outside_core_aten_are_decomposed():
+    # The default table leaves aten::linalg_vector_norm; torch._decomp has a decomposition.
+    x = torch.randn(4, 8)
+    plain = torch.export.export(Norms(), (x,)).run_decompositions()
+    assert torch.ops.aten.linalg_vector_norm.default in {n.target for n in plain.graph.nodes}
+    model = check_same_outputs(Norms(), (x,))
+    for name in model.operators:
+        assert torch.Tag.core in torch_reference.resolve(name).tags, name
+    for got, expected in zip(torch_reference.run(model, (x,)), Norms()(x)):
+        torch.testing.assert_close(got, expected)

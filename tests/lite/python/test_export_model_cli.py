@@ -114,6 +114,17 @@ def _programs():
             self.count.add_(1)
             return x + self.count
 
+    class WrittenView(torch.nn.Module):
+        """sdpa, transpose(1, 2).contiguous(), then a view written in place: the view
+        must stay a view, and the decomposed attention's layout makes it impossible."""
+
+        def forward(self, x):
+            q = x.view(2, 4, 4, 8).transpose(1, 2)
+            o = torch.nn.functional.scaled_dot_product_attention(q, q, q)
+            flat = o.transpose(1, 2).contiguous().reshape(2, 4, 32).view(-1, 32)
+            flat.mul_(2)
+            return flat + 1
+
     class Relu(torch.nn.Module):
         def forward(self, x):
             return x.relu()
@@ -130,6 +141,10 @@ def _programs():
             "node 'cond' (torch.ops.higher_order.cond): calls",
         ),
         "mutation": (torch.export.export(Counter(), (x,)), "written back to buffer 'count'"),
+        "written_view": (
+            torch.export.export(WrittenView(), (torch.randn(2, 4, 32),)),
+            "(aten::view): run_decompositions() failed: ValueError: Cannot view a tensor",
+        ),
         "dynamic": (
             torch.export.export(Relu(), (x,), dynamic_shapes=dynamic),
             "node 'x' (user input): dimension 0 is symbolic",
@@ -149,7 +164,7 @@ def unsupported(tmp_path_factory):
 
 
 @needs_torch
-@pytest.mark.parametrize("name", ["fft", "cond", "mutation", "dynamic"])
+@pytest.mark.parametrize("name", ["fft", "cond", "mutation", "dynamic", "written_view"])
 def test_unsupported_program(unsupported, name, tmp_path):
     path, words = unsupported[name]
     line = one_error_line(cli(path, "-o", str(tmp_path / "x")))
@@ -159,7 +174,9 @@ def test_unsupported_program(unsupported, name, tmp_path):
 
 
 @needs_torch
-@pytest.mark.parametrize("name", ["mlp", "cnn", "transformer"])
+@pytest.mark.parametrize(
+    "name", ["mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn"]
+)
 def test_converts_the_checked_in_models_byte_for_byte(name, tmp_path):
     folder = os.path.join(ROOT, "models", name)
     with open(os.path.join(folder, "model.sopsm"), "rb") as f:

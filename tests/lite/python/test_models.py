@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.join(ROOT, "lite", "python"))
 
 from lite_model import DTYPES, Tag, parse  # noqa: E402
 
-MODELS = ("mlp", "cnn", "transformer")
+MODELS = ("mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn")
+INT64_BUFFERS = ("bert", "vit_swin")  # position and token-type ids; relative position index
 NPY_DTYPES = {
     "<f4": "float32",
     "<f8": "float64",
@@ -113,9 +114,13 @@ def test_metadata_and_constants(name):
     assert meta["torch_version"].startswith("2.")
     assert [k for k, _ in model.metadata] == ["producer", "torch_version", "source"]
     assert model.constants, "a model with no parameters"
-    assert all(
-        c.desc.dtype == 6 for c in model.constants if not c.name.endswith("num_batches_tracked")
-    )
+    for c in model.constants:
+        if c.name.endswith("num_batches_tracked"):
+            assert (c.desc.dtype, c.desc.sizes) == (4, ()), c.name
+        elif c.desc.sizes:  # parameters, buffers: float32, or int64 positions and indices
+            assert c.desc.dtype == 6 or (c.desc.dtype == 4 and name in INT64_BUFFERS), c.name
+        else:  # a number passed for a Tensor (`node.argument`), a lifted 0-dim constant
+            assert "." in c.name and c.desc.dtype in (4, 6, 7), c.name
     assert not any(value.startswith("/") for value in meta.values())
 
 
