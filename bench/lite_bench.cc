@@ -43,7 +43,8 @@ using sops::Tensor;
 using sops_bench::HostArray;
 using sops_bench::median;
 
-constexpr const char* kModels[] = {"mlp", "cnn", "transformer"};
+constexpr const char* kModels[] = {"mlp",   "cnn",      "transformer", "bert",
+                                   "llama", "vit_swin", "convgn"};
 constexpr double kStartGoalMs = 5.0;
 
 std::string model_file(const std::string& name, const char* file) {
@@ -294,7 +295,13 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
                      int profile) {
   const auto model = sops::lite::read_model_file(model_file(name, "model.sopsm"));
   const sops::lite::Program program(model);
-  const std::vector<Tensor> inputs = {sops::lite::read_npy(model_file(name, "input0.npy"))};
+  // input0.npy, input1.npy, ... (bert takes its tokens and an attention mask).
+  std::vector<Tensor> inputs;
+  for (int k = 0;; ++k) {
+    const std::string file = "input" + std::to_string(k) + ".npy";
+    if (!std::ifstream(model_file(name, file.c_str())).good()) break;
+    inputs.push_back(sops::lite::read_npy(model_file(name, file.c_str())));
+  }
   const std::vector<double> expected =
       values(sops::lite::read_npy(model_file(name, "expected0.npy")));
   std::vector<Tensor> ours_out = program.run(inputs);
@@ -302,8 +309,9 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
 
   std::unique_ptr<sops_bench::TorchScriptModel> theirs;
   if (baseline) {
-    theirs =
-        sops_bench::load_torchscript(model_file(name, "torchscript.pt"), {host_array(inputs[0])});
+    std::vector<sops_bench::HostArray> arrays;
+    for (const Tensor& t : inputs) arrays.push_back(host_array(t));
+    theirs = sops_bench::load_torchscript(model_file(name, "torchscript.pt"), arrays);
     theirs->run();
   }
   const std::vector<double> theirs_values =
@@ -402,7 +410,8 @@ int main(int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-' || rounds < 1 || threads < 1 || starts < 0) {
     std::fprintf(stderr,
                  "usage: lite_bench LITE_RUNTIME [--threads=N] [--rounds=N] [--starts=N] "
-                 "[--only=mlp,cnn,transformer] [--profile=1] [--no-baseline=1]\n"
+                 "[--only=mlp,cnn,transformer,bert,llama,vit_swin,convgn] [--profile=1] "
+                 "[--no-baseline=1]\n"
                  "(tools/bazel run passes LITE_RUNTIME)\n");
     return 2;
   }

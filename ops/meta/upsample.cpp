@@ -1,5 +1,8 @@
-// Meta functions of upsample_nearest1d/2d (the RFC's example), and their .vec
-// overloads, composites that turn output_size / scale_factors into the base call.
+// Meta functions of upsample_nearest1d/2d (the RFC's example) and upsample_bilinear2d,
+// and their .vec overloads, composites that turn output_size / scale_factors into the
+// base call.
+#include "aten/ops/upsample_bilinear2d.h"
+#include "aten/ops/upsample_bilinear2d_native.h"
 #include "aten/ops/upsample_nearest1d.h"
 #include "aten/ops/upsample_nearest1d_native.h"
 #include "aten/ops/upsample_nearest2d.h"
@@ -25,9 +28,11 @@ SOPS_META_FUNC(upsample_nearest1d)
   set_output_raw_strided(0, {input.size(0), input.size(1), output_width}, {}, input.options());
 }
 
-SOPS_META_FUNC(upsample_nearest2d)
-(const Tensor& input, IntArrayRef output_size, std::optional<double> /*scales_h*/,
- std::optional<double> /*scales_w*/) {
+namespace {
+
+// The 2-d upsampling result: [N, C, output_size], laid out as the input (channels-last
+// stays channels-last); PyTorch's checks of the sizes.
+void upsample_2d_meta(MetaBase& op, const Tensor& input, IntArrayRef output_size) {
   SOPS_CHECK_ARG(output_size.size() == 2, "output_size",
                  "It is expected output_size equals to 2, but got size ", output_size.size());
   SOPS_CHECK_ARG(input.dim() == 4, "self", "It is expected input_size equals to 4, but got size ",
@@ -44,7 +49,21 @@ SOPS_META_FUNC(upsample_nearest2d)
   const int64_t sizes[4] = {input.size(0), input.size(1), output_height, output_width};
   // The output keeps a channels-last input's layout.
   const DimVector strides = ops_util::strides_for(sizes, ops_util::suggest_memory_format(input));
-  set_output_raw_strided(0, sizes, strides, input.options());
+  op.set_output_raw_strided(0, sizes, strides, input.options());
+}
+
+}  // namespace
+
+SOPS_META_FUNC(upsample_nearest2d)
+(const Tensor& input, IntArrayRef output_size, std::optional<double> /*scales_h*/,
+ std::optional<double> /*scales_w*/) {
+  upsample_2d_meta(*this, input, output_size);
+}
+
+SOPS_META_FUNC(upsample_bilinear2d)
+(const Tensor& input, IntArrayRef output_size, bool /*align_corners*/,
+ std::optional<double> /*scales_h*/, std::optional<double> /*scales_w*/) {
+  upsample_2d_meta(*this, input, output_size);
 }
 
 }  // namespace sops::aten::meta
@@ -96,6 +115,13 @@ Tensor upsample_nearest2d(const Tensor& input, OptionalIntArrayRef output_size,
   const DimVector osize = output_size_from(input, output_size, scale_factors);
   return sops::aten::upsample_nearest2d(input, IntArrayRef(osize), scale_at(scale_factors, 0),
                                         scale_at(scale_factors, 1));
+}
+
+Tensor upsample_bilinear2d(const Tensor& input, OptionalIntArrayRef output_size, bool align_corners,
+                           const std::optional<ArrayRef<double>>& scale_factors) {
+  const DimVector osize = output_size_from(input, output_size, scale_factors);
+  return sops::aten::upsample_bilinear2d(input, IntArrayRef(osize), align_corners,
+                                         scale_at(scale_factors, 0), scale_at(scale_factors, 1));
 }
 
 }  // namespace sops::aten::native

@@ -1,4 +1,4 @@
-"""`lite_runtime` as a user runs it, on the three example models (models/), checked
+"""`lite_runtime` as a user runs it, on the example models (models/), checked
 against what PyTorch produced for them: eager outputs, the exported graph's operators
 and shapes (written by models/make_models.py with torch 2.13)."""
 
@@ -24,7 +24,7 @@ from lite_model import (  # noqa: E402  (lite/python/lite_model.py)
 
 LITE_RUNTIME = os.environ["LITE_RUNTIME"]
 MODELS = os.path.dirname(os.path.dirname(os.environ["MLP_MODEL"]))
-NAMES = ["mlp", "cnn", "transformer"]
+NAMES = ["mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn"]
 # Eager PyTorch's outputs within 1e-5 relative: |ours - eager| <= 1e-5 * (|eager| + max|eager|).
 RTOL = 1e-5
 

@@ -11,8 +11,11 @@ from golden_format import (
     I8,
     I32,
     I64,
+    NONE,
+    TORCH_MESSAGE,
     U8,
     B,
+    Bool,
     Case,
     FamilyInfo,
     Float,
@@ -172,3 +175,84 @@ FAMILIES = [
         sample_inputs=upsample_nearest_cases,
     ),
 ]
+
+
+def upsample_bilinear_cases() -> Iterator[Case]:
+    """upsample_bilinear2d and its .vec overload: align_corners both ways, scales given
+    and not, up and down, channels-last; float32 within a tolerance (PyTorch's vector
+    kernel orders the blend's operations differently)."""
+    tol = (2e-6, 1e-6)
+
+    def f(d, shape, size, align, sh=None, sw=None, layout="contig"):
+        return lambda r: [
+            ("self", r.t(d, shape, layout, randn=d.is_floating_point)),
+            ("output_size", Ints(size)),
+            ("align_corners", Bool(align)),
+            ("scales_h", opt(Float, sh)),
+            ("scales_w", opt(Float, sw)),
+        ]
+
+    def fv(d, shape, size, align, scales, layout="contig"):
+        return lambda r: [
+            ("input", r.t(d, shape, layout, randn=d.is_floating_point)),
+            ("output_size", opt(Ints, size)),
+            ("align_corners", Bool(align)),
+            ("scale_factors", opt(Floats, scales)),
+        ]
+
+    U, V = "upsample_bilinear2d", "upsample_bilinear2d.vec"
+    for d in ALL7:
+        if d == U8:
+            continue  # PyTorch's uint8 kernel (separable, rounded) is not ours yet
+        yield Case(U, dn(d), f(d, (1, 2, 3, 4), [5, 7], False), error=TORCH_MESSAGE, tol=tol)
+    yield Case(U, "float64_align_randn", f(F64, (2, 1, 3, 3), [5, 4], True), tol=(1e-12, 1e-14))
+    yield Case(U, "float32_down_randn", f(F32, (1, 3, 6, 5), [3, 2], False), tol=tol)
+    yield Case(U, "float32_scales_randn", f(F32, (1, 1, 4, 4), [6, 10], False, 1.5, 2.5), tol=tol)
+    yield Case(U, "float32_size1_randn", f(F32, (1, 1, 1, 1), [2, 3], True), tol=tol)
+    yield Case(U, "float32_out1_randn", f(F32, (1, 1, 3, 4), [1, 1], True), tol=tol)
+    yield Case(
+        U,
+        "channels_last_randn",
+        f(F32, (2, 3, 4, 4), [8, 6], False, layout="channels_last"),
+        tol=tol,
+    )
+    yield Case(U, "size0_batch", f(F32, (0, 2, 3, 3), [4, 4], False))
+    yield Case(
+        U,
+        "zero_output_error",
+        f(F32, (1, 1, 2, 2), [0, 4], False),
+        error="Input and output sizes should be greater than 0",
+    )
+    yield Case(V, "scale_factors_randn", fv(F32, (1, 2, 3, 3), None, False, [2.0, 1.5]), tol=tol)
+    yield Case(
+        V, "output_size_align_randn", fv(F64, (1, 1, 4, 3), [7, 7], True, None), tol=(1e-12, 1e-14)
+    )
+    yield Case(
+        V,
+        "neither_given_error",
+        fv(F32, (1, 1, 2, 2), None, False, None),
+        error="Must specify exactly one of output_size and scale_factors",
+    )
+    yield Case(
+        "upsample_bilinear2d.out",
+        "out_randn",
+        lambda r: [
+            ("self", r.t(F32, (1, 1, 2, 3), randn=True)),
+            ("output_size", Ints([4, 4])),
+            ("align_corners", Bool(False)),
+            ("scales_h", NONE),
+            ("scales_w", NONE),
+            ("out", r.t(F32, (0,))),
+        ],
+        result="out",
+        tol=tol,
+    )
+
+
+FAMILIES.append(
+    FamilyInfo(
+        "upsample_bilinear",
+        ops=("upsample_bilinear2d", "upsample_bilinear2d.vec", "upsample_bilinear2d.out"),
+        sample_inputs=upsample_bilinear_cases,
+    )
+)
