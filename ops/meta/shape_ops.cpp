@@ -61,8 +61,10 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool /*implicit*/) {
     // A zero-dim tensor: every dimension is new and reads its one element (stride 0,
     // as PyTorch's inferExpandGeometry gives, size-1 dimensions too).
     for (std::size_t i = 0; i < size.size(); ++i) {
-      SOPS_CHECK_ARG(size[i] != -1, "size", "The expanded size of the tensor (-1) isn't "
-                     "allowed in a leading, non-existing dimension ", i);
+      SOPS_CHECK_ARG(size[i] != -1, "size",
+                     "The expanded size of the tensor (-1) isn't "
+                     "allowed in a leading, non-existing dimension ",
+                     i);
       SOPS_CHECK_ARG(size[i] >= 0, "size", "Trying to create tensor with negative dimension ",
                      size[i], ": ", size);
       sizes[i] = size[i];

@@ -396,7 +396,8 @@ void read_family_fact(Line& line, GoldenFamily& family, std::set<std::string>& s
       line.next("a family fact (name, ops, factory, broadcast, size0 or source)");
   if (std::find(std::begin(kAllFamilyFacts), std::end(kAllFamilyFacts), fact) ==
       std::end(kAllFamilyFacts))
-    line.fail("unknown family fact '" + fact + "' (name, ops, factory, broadcast, size0 or source)");
+    line.fail("unknown family fact '" + fact +
+              "' (name, ops, factory, broadcast, size0 or source)");
   if (!seen.insert(fact).second) line.fail("second 'family " + fact + "' line");
   if (fact == "name") {
     family.name = line.next("a family name");
