@@ -345,6 +345,12 @@ TEST(GoldenFamilyChecks, FailWhereTheCasesDoNotShowTheHeadersFacts) {
        "no broadcasting case (family broadcast scale)"},
       {"scalar_tensor.golden", "family size0 0", "family size0 1", "no case of size 0"},
       {"relu.golden", "family size0 1", "family size0 0", "family of one-element results"},
+      // An OpInfo file read as a table: PyTorch's samples of sin have no error case.
+      {"opinfo_sin.golden", "family source opinfo", "family source table", "no error case"},
+      {"opinfo_sin.golden", "family ops 1 sin", "family ops 2 sin sin_",
+       "opinfo_sin.golden: no sin_ case (family ops lists it)"},
+      {"opinfo_sin.golden", "family ops 1 sin", "family ops 1 cos",
+       "op sin is not one of the family's ops"},
   };
   for (const auto& e : edits) {
     SCOPED_TRACE(e.file + ": " + e.from + " -> " + e.to);
