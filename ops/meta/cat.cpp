@@ -2,6 +2,7 @@
 #include "aten/ops/cat_meta.h"
 #include "ops/util/cat_utils.h"
 #include "ops/util/op_utils.h"
+#include "runtime/memory_overlap.h"
 #include "runtime/type_promotion.h"
 
 namespace sops::aten::meta {
@@ -80,6 +81,9 @@ SOPS_META_FUNC(cat)(const ITensorListRef& tensors, int64_t dim) {
   }
   const DimVector strides = ops_util::strides_for(sizes, output_memory_format(tensors));
   set_output_raw_strided(0, sizes, strides, TensorOptions(out_dtype).device(device));
+  // An out= whose elements share memory (expanded) cannot take the result; PyTorch checks
+  // it after the resize, where some input is not skipped.
+  if (out.defined() && valid < tensors.size()) check_no_internal_overlap(out, "out");
   precomputed.dim = wrapped;
   precomputed.valid = static_cast<int64_t>(valid);
 }

@@ -57,6 +57,21 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool /*implicit*/) {
                  tensor_dim, ")");
   DimVector sizes(static_cast<std::size_t>(ndim));
   DimVector strides(static_cast<std::size_t>(ndim));
+  if (tensor_dim == 0) {
+    // A zero-dim tensor: every dimension is new and reads its one element (stride 0,
+    // as PyTorch's inferExpandGeometry gives, size-1 dimensions too).
+    for (std::size_t i = 0; i < size.size(); ++i) {
+      SOPS_CHECK_ARG(size[i] != -1, "size",
+                     "The expanded size of the tensor (-1) isn't "
+                     "allowed in a leading, non-existing dimension ",
+                     i);
+      SOPS_CHECK_ARG(size[i] >= 0, "size", "Trying to create tensor with negative dimension ",
+                     size[i], ": ", size);
+      sizes[i] = size[i];
+      strides[i] = 0;
+    }
+    return self.as_strided(sizes, strides, self.storage_offset());
+  }
   for (int64_t i = ndim - 1; i >= 0; --i) {
     const auto ui = static_cast<std::size_t>(i);
     const int64_t dim = tensor_dim - (ndim - i);

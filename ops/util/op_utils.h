@@ -99,7 +99,7 @@ namespace sops::aten::ops_util {
 // bit mask. Absent or empty `dims`: all of them. Errors name the argument "dim":
 // out of range, or "dim 0 appears multiple times in the list of dims".
 inline uint64_t reduction_mask(OptionalIntArrayRef dims, int64_t ndim) {
-  SOPS_CHECK(ndim <= 64, "reductions support at most 64 dimensions, got ", ndim);
+  SOPS_CHECK_ARG(ndim <= 64, "self", "only tensors with up to 64 dims are supported, got ", ndim);
   if (!dims.has_value() || dims->empty()) {
     return ndim == 64 ? ~uint64_t{0} : (uint64_t{1} << ndim) - 1;
   }

@@ -32,6 +32,9 @@ inline DimVector infer_size(IntArrayRef shape, int64_t numel, std::string_view a
     }
   }
   if (inferred.has_value()) {
+    // Known sizes of product 0 and a -1: ambiguous for 0 elements, invalid for more.
+    SOPS_CHECK_ARG(known != 0 || numel == 0, argument, "shape '", shape,
+                   "' is invalid for input of size ", numel);
     SOPS_CHECK_ARG(known != 0, argument, "cannot reshape tensor of 0 elements into shape ", shape,
                    " because the unspecified dimension size -1 can be any value and is ambiguous");
     SOPS_CHECK_ARG(numel % known == 0, argument, "shape '", shape,

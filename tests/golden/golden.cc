@@ -379,8 +379,10 @@ GoldenArg read_arg(Line& line) {
   return a;
 }
 
-// The facts a header's "family" lines give, in the order make_golden.py writes them.
+// The facts a header's "family" lines give, in the order make_golden.py writes them; the
+// last, source, is optional.
 const char* const kFamilyFacts[] = {"name", "ops", "factory", "broadcast", "size0"};
+const char* const kAllFamilyFacts[] = {"name", "ops", "factory", "broadcast", "size0", "source"};
 
 bool read_flag(Line& line, const char* what) {
   int64_t v = line.integer(what);
@@ -390,9 +392,12 @@ bool read_flag(Line& line, const char* what) {
 
 // One "family <fact> ..." line of the header into `family`; `seen` collects the facts read.
 void read_family_fact(Line& line, GoldenFamily& family, std::set<std::string>& seen) {
-  const std::string fact = line.next("a family fact (name, ops, factory, broadcast or size0)");
-  if (std::find(std::begin(kFamilyFacts), std::end(kFamilyFacts), fact) == std::end(kFamilyFacts))
-    line.fail("unknown family fact '" + fact + "' (name, ops, factory, broadcast or size0)");
+  const std::string fact =
+      line.next("a family fact (name, ops, factory, broadcast, size0 or source)");
+  if (std::find(std::begin(kAllFamilyFacts), std::end(kAllFamilyFacts), fact) ==
+      std::end(kAllFamilyFacts))
+    line.fail("unknown family fact '" + fact +
+              "' (name, ops, factory, broadcast, size0 or source)");
   if (!seen.insert(fact).second) line.fail("second 'family " + fact + "' line");
   if (fact == "name") {
     family.name = line.next("a family name");
@@ -409,8 +414,12 @@ void read_family_fact(Line& line, GoldenFamily& family, std::set<std::string>& s
     family.factory = read_flag(line, "factory");
   } else if (fact == "broadcast") {
     family.broadcast = line.next("none, any or an argument name");
-  } else {
+  } else if (fact == "size0") {
     family.size0 = read_flag(line, "size0");
+  } else {
+    family.source = line.next("table or opinfo");
+    if (family.source != "table" && family.source != "opinfo")
+      line.fail("family source must be table or opinfo, not '" + family.source + "'");
   }
   line.finish();
 }

@@ -178,7 +178,14 @@ TEST(GoldenReader, ParsesTheFamilyLinesOfTheHeader) {
   EXPECT_TRUE(g.family.factory);
   EXPECT_EQ(g.family.broadcast, "self");
   EXPECT_FALSE(g.family.size0);
+  EXPECT_EQ(g.family.source, "table");  // the default, without a source line
   EXPECT_TRUE(g.cases.empty());
+
+  const GoldenFile h = parse_golden(
+      "family name opinfo_relu\nfamily ops 1 relu\nfamily factory 0\nfamily broadcast none\n"
+      "family size0 1\nfamily source opinfo\n",
+      "opinfo_relu.golden");
+  EXPECT_EQ(h.family.source, "opinfo");
 }
 
 // Parses `text` and returns the error message ("" if it parsed).
@@ -283,6 +290,9 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
        "bad.golden:4:", "lack 'family ops, factory, broadcast'"},
       {"# header\nfamily name relu\n", "bad.golden:2:", "lack 'family ops, factory, broadcast"},
       {"family colour red\n", "bad.golden:1:", "unknown family fact 'colour'"},
+      {"family source pytorch\n", "bad.golden:1:", "family source must be table or opinfo"},
+      {"family source opinfo\nfamily source opinfo\n",
+       "bad.golden:2:", "second 'family source' line"},
       {"family name a\nfamily name b\n", "bad.golden:2:", "second 'family name' line"},
       {"family ops 0\n", "bad.golden:1:", "a family has at least one op"},
       {"family ops 2 relu relu\n", "bad.golden:1:", "op relu twice in the family's ops"},

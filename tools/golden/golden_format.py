@@ -540,7 +540,10 @@ class FamilyInfo:
     (other than `out`) must differ in shape from the result; otherwise the name of the
     argument that must, in a case whose result has more than one element.
     size0: False where the result always has one element (scalar_tensor), so no case of
-    size 0 is asked for."""
+    size 0 is asked for.
+    source: "table" for the hand-written tables; "opinfo" for the files made from
+    PyTorch's OpInfo samples (tools/golden/opinfo.py), whose cases cover what those
+    samples cover: only their ops are checked (written as `family source opinfo`)."""
 
     name: str
     ops: tuple[str, ...]
@@ -548,6 +551,7 @@ class FamilyInfo:
     factory: bool = False
     broadcast: str | None = None
     size0: bool = True
+    source: str = "table"
 
     def __post_init__(self) -> None:
         def token(s: object) -> bool:
@@ -561,6 +565,7 @@ class FamilyInfo:
         assert self.broadcast is None or (
             self.broadcast.isidentifier() and self.broadcast != "none"
         ), f"{self.name}: broadcast {self.broadcast!r} (None, 'any' or an argument name)"
+        assert self.source in ("table", "opinfo"), f"{self.name}: source {self.source!r}"
 
     def family_lines(self) -> list[str]:
         """The header lines that carry this entry's facts (format: tests/golden/README.md)."""
@@ -570,7 +575,7 @@ class FamilyInfo:
             f"family factory {int(self.factory)}",
             f"family broadcast {self.broadcast or 'none'}",
             f"family size0 {int(self.size0)}",
-        ]
+        ] + ([f"family source {self.source}"] if self.source != "table" else [])
 
     def build(self) -> Family:
         fam = Family(self.name, self.family_lines())

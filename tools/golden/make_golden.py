@@ -10,7 +10,8 @@ Run OUTSIDE Bazel with a Python that has torch 2.13.0 (see tests/golden/README.m
 
 This file is only the command line. The format, the argument writers and the seeded random
 source are in golden_format.py; the cases, one OpInfo-style table entry per .golden file,
-are in families/ (registry: families.FAMILIES). The format is documented in
+are in families/ (registry: families.FAMILIES); the files made from PyTorch's own OpInfo
+test inputs (opinfo_*.golden) come from opinfo.py. The format is documented in
 tests/golden/README.md; the C++ reader is tests/golden/golden.{h,cc}.
 
 Every case is built from a generator seeded by a hash of its file, op and case id, so
@@ -37,6 +38,7 @@ import torch  # noqa: E402
 from families import FAMILIES  # noqa: E402
 from golden_compare import compare  # noqa: E402
 from golden_format import TORCH_VERSION  # noqa: E402
+from opinfo import opinfo_families, summary  # noqa: E402
 
 
 def check(out: str, texts: dict[str, tuple[str, int]], stale: list[str]) -> int:
@@ -86,6 +88,17 @@ def main(argv=None) -> int:
         "tolerances the C++ tests compare with (and name the cases that moved within them)",
     )
     p.add_argument(
+        "--no-opinfo",
+        action="store_true",
+        help="leave out the files made from PyTorch's OpInfo samples (opinfo_*.golden; "
+        "faster; with --check they count as stale)",
+    )
+    p.add_argument(
+        "--opinfo-summary",
+        action="store_true",
+        help="print, per OpInfo, the cases kept and the samples skipped by reason",
+    )
+    p.add_argument(
         "--any-torch",
         action="store_true",
         help=f"run with a torch other than {TORCH_VERSION} (the output will differ)",
@@ -103,8 +116,9 @@ def main(argv=None) -> int:
     torch.set_default_dtype(torch.float32)
     torch.set_num_threads(1)
 
+    opinfo, opinfo_files = ([], []) if args.no_opinfo else opinfo_families()
     texts = {}
-    for info in FAMILIES:
+    for info in FAMILIES + opinfo:
         fam = info.build()
         texts[f"{fam.name}.golden"] = (fam.text(), fam.count)
 
@@ -113,6 +127,8 @@ def main(argv=None) -> int:
         if os.path.isdir(args.out)
         else []
     )
+    if args.opinfo_summary:
+        print(summary(opinfo_files))
     if args.check:
         return check(args.out, texts, stale)
 

@@ -296,9 +296,11 @@ void adaptive_avg_pool(const Pool2dShape& g, bool channels_last, const T* in, T*
 }
 
 void adaptive_avg_pool_into(const Tensor& input, const Tensor& out) {
+  // As PyTorch's adaptive_avg_pool2d_out_cpu_template: an empty result returns before the
+  // dtype dispatch (an int64 input of batch 0 gives an empty int64 result, no error).
+  if (out.numel() == 0) return;
   cpu_util::check_dtype_implemented(input.scalar_type(), ops_util::kAdaptiveAvgPool2dTypes,
                                     "adaptive_avg_pool2d");
-  if (out.numel() == 0) return;
   const Pool2dShape g = ops_util::pool2d_shape(input, out, {1, 1, 1, 1, 0, 0, 1, 1});
   const bool channels_last = is_channels_last(input);
   const Tensor x = channels_last ? input : cpu_util::contiguous_of(input);
