@@ -71,7 +71,8 @@ MAX_REFERENCE = 8
 MAX_ERRORS = 16
 MAX_CALLS = 3  # calls kept per sample (tensor_split makes one slice per piece)
 MAX_CASE_ELEMS = 500
-# An OpInfo whose every sample of a dtype is larger (bmm, to, the unary ops) keeps one, this large.
+# An OpInfo whose every sample of a dtype is larger (bmm, to, the unary ops) keeps one of
+# them (the first in spread order) of at most this many elements.
 MAX_LARGE_SAMPLES = 1
 MAX_LARGE_CASE_ELEMS = 2500
 # (rtol, atol): float32 as torch.testing.assert_close's default (PyTorch's own OpInfo tests
@@ -696,7 +697,8 @@ def collect(opinfo, targets: tuple[str, ...], ours) -> OpInfoFile:
             cap = MAX_SAMPLES if kind == "s" else MAX_REFERENCE
             n = run_samples(samples, kind, d, cap, MAX_CASE_ELEMS)
             if n == 0 and kind == "s" and f.skipped[f"more than {MAX_CASE_ELEMS} elements"]:
-                # Every sample too large (bmm's, to's): the smallest few, up to a larger cap.
+                # Every sample too large (bmm's, to's): one, the first in spread order under
+                # the larger cap.
                 run_samples(samples, kind, d, MAX_LARGE_SAMPLES, MAX_LARGE_CASE_ELEMS)
     # Error inputs: the call of ours that raised, with PyTorch's message.
     try:
