@@ -71,6 +71,10 @@ MAX_REFERENCE = 8
 MAX_ERRORS = 16
 MAX_CALLS = 3  # calls kept per sample (tensor_split makes one slice per piece)
 MAX_CASE_ELEMS = 500
+# An OpInfo whose every sample of a dtype is larger (bmm, to, the unary ops) keeps one of
+# them (the first in spread order) of at most this many elements.
+MAX_LARGE_SAMPLES = 1
+MAX_LARGE_CASE_ELEMS = 2500
 # (rtol, atol): float32 as torch.testing.assert_close's default (PyTorch's own OpInfo tests
 # compare with it); float64 tighter than its default 1e-7, loose enough for another
 # summation order (computing in float32 by mistake moves a result by ~1e-7).
@@ -505,7 +509,7 @@ def _scalar_overload(call: Call, ours) -> Call:
     return Call(alt, call.args, call.error, call.view, call.result_elems)
 
 
-def _case(call: Call, ours, cid: str, error: str | None = None) -> dict:
+def _case(call: Call, ours, cid: str, error: str | None, limit: int) -> dict:
     """The Case of a recorded call, or Skip."""
     schema = ours[call.op]
     if [n for n, _ in schema] != [n for n, _ in call.args]:
@@ -516,8 +520,8 @@ def _case(call: Call, ours, cid: str, error: str | None = None) -> dict:
     elems += sum(
         s.elems() for _, v in call.args if isinstance(v, list) for s in v if isinstance(s, Snap)
     )
-    if elems + call.result_elems > MAX_CASE_ELEMS:
-        raise Skip(f"more than {MAX_CASE_ELEMS} elements")
+    if elems + call.result_elems > limit:
+        raise Skip(f"more than {limit} elements")
     mutated = [n for n, typ in schema if n == "out"] or (
         ["self"] if call.op.split(".")[0].endswith("_") and not call.op.startswith("_") else []
     )
@@ -620,10 +624,10 @@ def collect(opinfo, targets: tuple[str, ...], ours) -> OpInfoFile:
     keep = {op for op in ours if packet(op) in targets}
     supported = opinfo.supported_dtypes("cpu")
 
-    def add(call: Call, cid: str, error=None) -> bool:
+    def add(call: Call, cid: str, error=None, limit=MAX_CASE_ELEMS) -> bool:
         call = _scalar_overload(call, ours)
         try:
-            kw = _case(call, ours, cid, error)
+            kw = _case(call, ours, cid, error, limit)
         except Skip as e:
             f.skipped[str(e)] += 1
             return False
@@ -652,41 +656,50 @@ def collect(opinfo, targets: tuple[str, ...], ours) -> OpInfoFile:
             err = e
         return rec.calls, err
 
+    def run_samples(samples, kind: str, d: str, cap: int, limit: int) -> int:
+        """Cases from up to `cap` of `samples`, spread over the list; how many gave one."""
+        n = 0
+        for k, i in enumerate(spread(len(samples))):
+            if n >= cap:
+                f.skipped[f"beyond {cap} {KINDS[kind]} of a dtype"] += len(samples) - k
+                break
+            s = samples[i]
+
+            def fn(s=s):
+                opinfo.op(s.input, *s.args, **s.kwargs)
+
+            calls, err = run(fn)
+            made = 0
+            for j, c in enumerate(calls):
+                if isinstance(c, Skip):
+                    f.skipped[str(c)] += 1
+                    continue
+                if made >= MAX_CALLS:
+                    f.skipped[f"beyond {MAX_CALLS} calls of a sample"] += 1
+                    continue
+                cid = f"{d}_{kind}{i}_c{j}"
+                if c.error is not None:
+                    if c is calls[-1] and err is not None:
+                        made += add(c, cid + "_error", error_substring(err, None), limit)
+                    continue
+                made += add(c, cid, limit=limit)
+            if not calls:
+                why = " (PyTorch raised before it)" if err else ""
+                f.skipped["no call of the op's aten overloads of ours" + why] += 1
+            n += made > 0
+        return n
+
     for dtype in ALL7:
         d = dn(dtype)
         for kind, samples in _inputs(opinfo, name, dtype, f):
             if dtype not in supported:
                 samples = samples[:1]  # a dtype PyTorch may reject: one case, an error
             cap = MAX_SAMPLES if kind == "s" else MAX_REFERENCE
-            n = 0
-            for k, i in enumerate(spread(len(samples))):
-                if n >= cap:
-                    f.skipped[f"beyond {cap} {KINDS[kind]} of a dtype"] += len(samples) - k
-                    break
-                s = samples[i]
-
-                def fn(s=s):
-                    opinfo.op(s.input, *s.args, **s.kwargs)
-
-                calls, err = run(fn)
-                made = 0
-                for j, c in enumerate(calls):
-                    if isinstance(c, Skip):
-                        f.skipped[str(c)] += 1
-                        continue
-                    if made >= MAX_CALLS:
-                        f.skipped[f"beyond {MAX_CALLS} calls of a sample"] += 1
-                        continue
-                    cid = f"{d}_{kind}{i}_c{j}"
-                    if c.error is not None:
-                        if c is calls[-1] and err is not None:
-                            made += add(c, cid + "_error", error_substring(err, None))
-                        continue
-                    made += add(c, cid)
-                if not calls:
-                    why = " (PyTorch raised before it)" if err else ""
-                    f.skipped["no call of the op's aten overloads of ours" + why] += 1
-                n += made > 0
+            n = run_samples(samples, kind, d, cap, MAX_CASE_ELEMS)
+            if n == 0 and kind == "s" and f.skipped[f"more than {MAX_CASE_ELEMS} elements"]:
+                # Every sample too large (bmm's, to's): one, the first in spread order under
+                # the larger cap.
+                run_samples(samples, kind, d, MAX_LARGE_SAMPLES, MAX_LARGE_CASE_ELEMS)
     # Error inputs: the call of ours that raised, with PyTorch's message.
     try:
         errors = list(opinfo.error_inputs("cpu")) if opinfo.error_inputs_func else []
