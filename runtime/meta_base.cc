@@ -25,8 +25,10 @@ Tensor create_out(IntArrayRef sizes, IntArrayRef strides, TensorOptions options)
 void resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef strides, TensorOptions options,
                 std::string_view argument) {
   SOPS_CHECK_ARG(out.defined(), argument, "expected a tensor but got an undefined one");
-  SOPS_CHECK_ARG(options.dtype() == out.scalar_type(), argument, "expected dtype ", options.dtype(),
-                 " but got ", out.scalar_type());
+  // PyTorch's message (structured kernels' resize_out).
+  SOPS_CHECK_ARG(options.dtype() == out.scalar_type(), argument,
+                 "Expected out tensor to have dtype ", typemeta_name(options.dtype()), ", but got ",
+                 typemeta_name(out.scalar_type()), " instead");
   SOPS_CHECK_ARG(devices_compatible(options.device(), out.device()), argument, "expected device ",
                  options.device(), " but got ", out.device());
   if (out.sizes() == sizes) return;

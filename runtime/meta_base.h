@@ -77,9 +77,9 @@ class MetaBase {
 Tensor create_out(IntArrayRef sizes, IntArrayRef strides, TensorOptions options);
 
 // Out variants: checks that `out` (named `argument` in errors) has options' dtype
-// and device ("expected dtype float32 but got int64"), then resizes it when its
-// sizes differ, giving it `strides` (empty: contiguous). An out tensor whose sizes
-// already match keeps its strides.
+// and device ("Expected out tensor to have dtype float, but got long int instead"), then resizes it
+// when its sizes differ, giving it `strides` (empty: contiguous). An out tensor whose sizes already
+// match keeps its strides.
 void resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef strides, TensorOptions options,
                 std::string_view argument = "out");
 

@@ -13,7 +13,9 @@ namespace sops::aten::meta {
 // out[i][j][k] = self[index[i][j][k]][j][k] (dim 0): the result has index's shape.
 SOPS_META_FUNC(gather)(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
   const int64_t wrapped = ops_util::wrap_dim(dim, self.dim());
-  SOPS_CHECK_ARG(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
+  // An empty index may have any dtype (PyTorch checks only a non-empty one).
+  SOPS_CHECK_ARG(index.numel() == 0 || index.scalar_type() == ScalarType::Long ||
+                     index.scalar_type() == ScalarType::Int,
                  "index", "gather(): Expected dtype int32/int64 for index");
   const int64_t self_dims = self.dim() == 0 ? 1 : self.dim();
   const int64_t index_dims = index.dim() == 0 ? 1 : index.dim();

@@ -11,7 +11,9 @@ namespace {
 void scatter_checks(MetaBase& op, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor* src, const char* name) {
   const int64_t wrapped = ops_util::wrap_dim(dim, self.dim());
-  SOPS_CHECK_ARG(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int,
+  // An empty index may have any dtype (PyTorch checks only a non-empty one).
+  SOPS_CHECK_ARG(index.numel() == 0 || index.scalar_type() == ScalarType::Long ||
+                     index.scalar_type() == ScalarType::Int,
                  "index", name, "(): Expected dtype int32/int64 for index");
   if (src != nullptr) {
     SOPS_CHECK_ARG(src->scalar_type() == self.scalar_type(), "src", name,

@@ -380,9 +380,10 @@ GoldenArg read_arg(Line& line) {
 }
 
 // The facts a header's "family" lines give, in the order make_golden.py writes them; the
-// last, source, is optional.
+// last two, unsupported and source, are optional.
 const char* const kFamilyFacts[] = {"name", "ops", "factory", "broadcast", "size0"};
-const char* const kAllFamilyFacts[] = {"name", "ops", "factory", "broadcast", "size0", "source"};
+const char* const kAllFamilyFacts[] = {"name",  "ops",         "factory", "broadcast",
+                                       "size0", "unsupported", "source"};
 
 bool read_flag(Line& line, const char* what) {
   int64_t v = line.integer(what);
@@ -393,11 +394,11 @@ bool read_flag(Line& line, const char* what) {
 // One "family <fact> ..." line of the header into `family`; `seen` collects the facts read.
 void read_family_fact(Line& line, GoldenFamily& family, std::set<std::string>& seen) {
   const std::string fact =
-      line.next("a family fact (name, ops, factory, broadcast, size0 or source)");
+      line.next("a family fact (name, ops, factory, broadcast, size0, unsupported or source)");
   if (std::find(std::begin(kAllFamilyFacts), std::end(kAllFamilyFacts), fact) ==
       std::end(kAllFamilyFacts))
     line.fail("unknown family fact '" + fact +
-              "' (name, ops, factory, broadcast, size0 or source)");
+              "' (name, ops, factory, broadcast, size0, unsupported or source)");
   if (!seen.insert(fact).second) line.fail("second 'family " + fact + "' line");
   if (fact == "name") {
     family.name = line.next("a family name");
@@ -416,6 +417,15 @@ void read_family_fact(Line& line, GoldenFamily& family, std::set<std::string>& s
     family.broadcast = line.next("none, any or an argument name");
   } else if (fact == "size0") {
     family.size0 = read_flag(line, "size0");
+  } else if (fact == "unsupported") {
+    const int64_t n = line.count("unsupported");
+    for (int64_t i = 0; i < n; ++i) family.unsupported.push_back(line.next("a dtype name"));
+    if (line.done() || line.next("because") != "because")
+      line.fail("family unsupported: the dtypes are followed by `because <why>`");
+    family.unsupported_why = line.rest_verbatim(" because ");
+    if (family.unsupported_why.empty())
+      line.fail("family unsupported needs a reason after `because`");
+    while (!line.done()) line.next("the reason");
   } else {
     family.source = line.next("table or opinfo");
     if (family.source != "table" && family.source != "opinfo")

@@ -155,6 +155,10 @@ struct GoldenFamily {
   // input (not `out`) differs in shape from the result; the named argument does.
   std::string broadcast = "none";
   bool size0 = true;  // family size0 0|1: a case of size 0 is required
+  // family unsupported <n> <dtype...> because <why> (optional): dtypes PyTorch takes that
+  // the library does not yet; the family need not cover them.
+  std::vector<std::string> unsupported;
+  std::string unsupported_why;
   // family source table|opinfo (optional, default table): opinfo files hold the cases
   // PyTorch's OpInfo samples make (tools/golden/opinfo.py); they cover what those samples
   // cover, so only their ops are checked, not the dtypes, sizes and layouts of a table.

@@ -118,7 +118,10 @@ TEST(MetaBase, OutOfTheWrongDtypeIsAnErrorNamingOut) {
     double_up_outf(make<float>({4, 5}, {2}), out);
     FAIL() << "no throw";
   } catch (const sops::Error& e) {
-    EXPECT_STREQ(e.what(), "double_up.out: argument 'out': expected dtype float32 but got int64");
+    EXPECT_STREQ(
+        e.what(),
+        "double_up.out: argument 'out': Expected out tensor to have dtype float, but got long int "
+        "instead");
     EXPECT_EQ(e.argument(), "out");
   }
 }

@@ -541,6 +541,8 @@ class FamilyInfo:
     argument that must, in a case whose result has more than one element.
     size0: False where the result always has one element (scalar_tensor), so no case of
     size 0 is asked for.
+    unsupported: (dtype names, why) that PyTorch takes but the library does not yet;
+    the cases need not cover them (written as `family unsupported <n> <dtypes> because <why>`).
     source: "table" for the hand-written tables; "opinfo" for the files made from
     PyTorch's OpInfo samples (tools/golden/opinfo.py), whose cases cover what those
     samples cover: only their ops are checked (written as `family source opinfo`)."""
@@ -552,6 +554,7 @@ class FamilyInfo:
     broadcast: str | None = None
     size0: bool = True
     source: str = "table"
+    unsupported: tuple[str, str] | None = None  # (dtype names, why) the ops do not take yet
 
     def __post_init__(self) -> None:
         def token(s: object) -> bool:
@@ -569,13 +572,23 @@ class FamilyInfo:
 
     def family_lines(self) -> list[str]:
         """The header lines that carry this entry's facts (format: tests/golden/README.md)."""
-        return [
-            f"family name {self.name}",
-            f"family ops {len(self.ops)} {' '.join(self.ops)}",
-            f"family factory {int(self.factory)}",
-            f"family broadcast {self.broadcast or 'none'}",
-            f"family size0 {int(self.size0)}",
-        ] + ([f"family source {self.source}"] if self.source != "table" else [])
+        return (
+            [
+                f"family name {self.name}",
+                f"family ops {len(self.ops)} {' '.join(self.ops)}",
+                f"family factory {int(self.factory)}",
+                f"family broadcast {self.broadcast or 'none'}",
+                f"family size0 {int(self.size0)}",
+            ]
+            + (
+                [
+                    f"family unsupported {len(self.unsupported[0].split())} {self.unsupported[0]} because {self.unsupported[1]}"
+                ]
+                if self.unsupported
+                else []
+            )
+            + ([f"family source {self.source}"] if self.source != "table" else [])
+        )
 
     def build(self) -> Family:
         fam = Family(self.name, self.family_lines())

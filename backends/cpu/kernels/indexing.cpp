@@ -16,6 +16,7 @@
 #include "backends/cpu/strided_walk.h"
 #include "ops/util/index_utils.h"
 #include "runtime/element_cast.h"
+#include "runtime/memory_overlap.h"
 
 namespace sops::aten::native {
 namespace {
@@ -44,6 +45,7 @@ DimVector strides_without(const Tensor& t, int64_t dim, std::size_t ndim) {
 // out[p] = self[p with dimension dim replaced by index[p]], over index's positions.
 SOPS_IMPL_FUNC(gather_out)
 (const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/, const Tensor& out) {
+  check_no_internal_overlap(out, "out");
   if (index.numel() == 0) return;
   const int64_t d = ops_util::wrap_dim(dim, self.dim());
   const int64_t size = self.dim() == 0 ? 1 : self.size(d);
@@ -215,6 +217,7 @@ Tensor& index_select_out(const Tensor& self, int64_t dim, const Tensor& index, T
                  "index_select(): self and result must have the same scalar type");
   DimVector sizes(self.sizes());
   if (self.dim() > 0) sizes[d] = index.numel();
+  check_no_internal_overlap(out, "out");  // before the resize, as PyTorch checks
   out.resize_(sizes);
   if (self.is_meta() || out.numel() == 0) return out;
   const int64_t size = self.dim() == 0 ? 1 : self.size(d);

@@ -15,6 +15,7 @@
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_walk.h"
 #include "runtime/element_cast.h"
+#include "runtime/memory_overlap.h"
 
 namespace sops::aten::native {
 namespace {
@@ -27,6 +28,7 @@ using cpu_util::walk;
 template <typename F>
 void scatter_walk(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                   const Tensor& out, F f) {
+  check_no_internal_overlap(out, "out");
   if (!out.is_same(self)) cpu_util::copy_cast(out, self);
   if (index.numel() == 0) return;
   const int64_t d = ops_util::wrap_dim(dim, self.dim());
