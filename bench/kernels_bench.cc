@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +35,13 @@ Tensor input(int index, sops::IntArrayRef sizes) {
   Tensor t = ops::empty(sizes);
   float* p = t.data_ptr<float>();
   for (int64_t i = 0; i < t.numel(); ++i) p[i] = sops_bench::input_value(index, i);
+  return t;
+}
+
+Tensor index_input(int64_t n, sops::IntArrayRef sizes) {
+  Tensor t = ops::empty(sizes, sops::ScalarType::Long);
+  int64_t* p = t.data_ptr<int64_t>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = sops_bench::index_value(i, n);
   return t;
 }
 
@@ -138,6 +146,50 @@ Prepared our_workload(const std::string& name) {
               escape(out.get());
             },
             [out] { return sum_of(*out); }};
+  }
+  if (name == "sin") {
+    Tensor a = input(0, {1 << 20});
+    return returning([=] { return ops::sin(a); });
+  }
+  if (name == "gather") {
+    Tensor a = input(0, {1024, 1024}), idx = index_input(1024, {1024, 256});
+    return returning([=] { return ops::gather(a, 1, idx); });
+  }
+  if (name == "index_select" || name == "index_tensor") {
+    Tensor a = input(0, {32000, 256}), idx = index_input(32000, {2048});
+    if (name == "index_select") return returning([=] { return ops::index_select(a, 0, idx); });
+    return returning([=] {
+      const std::optional<Tensor> indices[] = {idx};
+      return ops::index(a, indices);
+    });
+  }
+  if (name == "cumsum") {
+    Tensor a = input(0, {1024, 1024});
+    return returning([=] { return ops::cumsum(a, 1); });
+  }
+  if (name == "sort") {
+    Tensor a = input(0, {256, 1024});
+    return returning([=] { return std::get<0>(ops::sort(a, 1)); });
+  }
+  if (name == "topk") {
+    Tensor a = input(0, {256, 1024});
+    return returning([=] { return std::get<0>(ops::topk(a, 16, 1)); });
+  }
+  if (name == "var") {
+    Tensor a = input(0, {512, 768});
+    return returning([=] {
+      const int64_t dims[] = {1};
+      return ops::var(a, sops::IntArrayRef(dims), sops::Scalar(int64_t{1}), false);
+    });
+  }
+  if (name == "group_norm") {
+    Tensor x = input(0, {8, 64, 56, 56}), w = input(1, {64}), b = input(2, {64});
+    return returning(
+        [=] { return std::get<0>(ops::native_group_norm(x, w, b, 8, 64, 56 * 56, 32, 1e-5)); });
+  }
+  if (name == "upsample_bilinear") {
+    Tensor x = input(0, {8, 64, 28, 28});
+    return returning([=] { return ops::upsample_bilinear2d(x, {56, 56}, false); });
   }
   if (name == "add_small") {
     Tensor a = input(0, {256}), b = input(1, {256});

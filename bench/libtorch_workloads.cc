@@ -16,6 +16,13 @@ at::Tensor input(int index, at::IntArrayRef sizes) {
   return t;
 }
 
+at::Tensor index_input(int64_t n, at::IntArrayRef sizes) {
+  at::Tensor t = at::empty(sizes, at::kLong);
+  int64_t* p = t.data_ptr<int64_t>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = index_value(i, n);
+  return t;
+}
+
 // Keeps the last result alive between calls, as the benchmark's checksum reads it.
 Prepared returning(std::function<at::Tensor()> op) {
   auto result = std::make_shared<at::Tensor>();
@@ -111,6 +118,44 @@ Prepared libtorch_workload(const std::string& name) {
               escape(out->unsafeGetTensorImpl());
             },
             [out] { return out->sum(at::kDouble).item<double>(); }};
+  }
+  if (name == "sin") {
+    at::Tensor a = input(0, {1 << 20});
+    return returning([=] { return at::sin(a); });
+  }
+  if (name == "gather") {
+    at::Tensor a = input(0, {1024, 1024}), idx = index_input(1024, {1024, 256});
+    return returning([=] { return at::gather(a, 1, idx); });
+  }
+  if (name == "index_select" || name == "index_tensor") {
+    at::Tensor a = input(0, {32000, 256}), idx = index_input(32000, {2048});
+    if (name == "index_select") return returning([=] { return at::index_select(a, 0, idx); });
+    return returning([=] { return at::index(a, {std::optional<at::Tensor>(idx)}); });
+  }
+  if (name == "cumsum") {
+    at::Tensor a = input(0, {1024, 1024});
+    return returning([=] { return at::cumsum(a, 1); });
+  }
+  if (name == "sort") {
+    at::Tensor a = input(0, {256, 1024});
+    return returning([=] { return std::get<0>(at::sort(a, 1)); });
+  }
+  if (name == "topk") {
+    at::Tensor a = input(0, {256, 1024});
+    return returning([=] { return std::get<0>(at::topk(a, 16, 1)); });
+  }
+  if (name == "var") {
+    at::Tensor a = input(0, {512, 768});
+    return returning([=] { return at::var(a, {1}, at::Scalar(1), false); });
+  }
+  if (name == "group_norm") {
+    at::Tensor x = input(0, {8, 64, 56, 56}), w = input(1, {64}), b = input(2, {64});
+    return returning(
+        [=] { return std::get<0>(at::native_group_norm(x, w, b, 8, 64, 56 * 56, 32, 1e-5)); });
+  }
+  if (name == "upsample_bilinear") {
+    at::Tensor x = input(0, {8, 64, 28, 28});
+    return returning([=] { return at::upsample_bilinear2d(x, {56, 56}, false); });
   }
   if (name == "add_small") {
     at::Tensor a = input(0, {256}), b = input(1, {256});

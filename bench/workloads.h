@@ -35,6 +35,16 @@ inline const std::vector<Workload>& workloads() {
       {"avg_pool2d", "avg_pool2d [8,64,56,56] 3x3 stride 2", false},
       {"batch_norm", "_native_batch_norm_legit_no_training [8,64,56,56]", false},
       {"transpose_copy", "copy_ of [1024,1024].t() into a contiguous tensor", false},
+      {"sin", "sin [1M]", false},
+      {"gather", "gather [1024,1024] dim 1, index [1024,256]", false},
+      {"index_select", "index_select [32000,256] dim 0, index [2048]", false},
+      {"index_tensor", "index.Tensor [32000,256] [index [2048]]", false},
+      {"cumsum", "cumsum [1024,1024] dim 1", false},
+      {"sort", "sort [256,1024] dim 1", false},
+      {"topk", "topk [256,1024] k 16 dim 1", false},
+      {"var", "var [512,768] dim 1", false},
+      {"group_norm", "native_group_norm [8,64,56,56] 32 groups", false},
+      {"upsample_bilinear", "upsample_bilinear2d [8,64,28,28] to 56x56", false},
       {"add_small", "add [256] + [256]", true},
       {"mm_small", "mm [16,64] @ [64,64]", true},
       {"addmm_small", "addmm [64] + [1,128] @ [128,64]", true},
@@ -48,6 +58,9 @@ inline const std::vector<Workload>& workloads() {
 inline float input_value(int input, int64_t i) {
   return static_cast<float>((i * 7919 + input * 104729) % 1001) / 500.0f - 1.0f;
 }
+
+// The value of element i of an index tensor into a dimension of size n.
+inline int64_t index_value(int64_t i, int64_t n) { return (i * 7919) % n; }
 
 // A workload made on one side: run() repeats the operation (its result freed or kept
 // in place like a model would); checksum() is the sum of the result's elements.
