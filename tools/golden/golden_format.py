@@ -496,6 +496,31 @@ def scalar_for(dtype, fval=2.5, ival=3):
 
 
 # ---------------------------------------------------------------------------------------
+# Short forms for the tables: a tensor argument drawn when the case is built, and a case's
+# arguments in schema order.
+
+
+def tensor_arg(dtype, shape, vals=None, rng=None, layout="contig", randn=False):
+    """A builder of one tensor argument (see Rand.t)."""
+    return lambda r: r.t(dtype, shape, layout, vals, rng, randn)
+
+
+def case_args(*named):
+    """build(Rand) for `Case`: (name, value) pairs in schema order, where a value is an
+    argument writer, a builder (called with the Rand), or a list of them (a Tensor[] or
+    Tensor?[] argument; NONE for an absent element)."""
+    return lambda r: [
+        (
+            n,
+            Tensors([x(r) if callable(x) else x for x in f])
+            if isinstance(f, list)
+            else (f(r) if callable(f) else f),
+        )
+        for n, f in named
+    ]
+
+
+# ---------------------------------------------------------------------------------------
 # The records of the family tables (in the style of PyTorch's OpInfo).
 
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "aten/ops/cumsum_native.h"
 #include "aten/ops/gather_native.h"
@@ -42,7 +43,39 @@ DimVector strides_without(const Tensor& t, int64_t dim, std::size_t ndim) {
 
 }  // namespace
 
-// out[p] = self[p with dimension dim replaced by index[p]], over index's positions.
+namespace {
+
+// Calls f(std::integral_constant<int, size>) for an element size of 1, 2, 4 or 8 bytes
+// (a copy of that type), or f(integral_constant<int, 0>) for any other.
+template <typename F>
+void with_element_size(int64_t size, F f) {
+  switch (size) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    case 8:
+      return f(std::integral_constant<int, 8>{});
+    default:
+      return f(std::integral_constant<int, 0>{});
+  }
+}
+
+template <int kSize>
+SOPS_ALWAYS_INLINE void copy_sized(char* dst, const char* src, int64_t size) {
+  if constexpr (kSize == 0) {
+    std::memcpy(dst, src, static_cast<std::size_t>(size));
+  } else {
+    std::memcpy(dst, src, kSize);
+  }
+}
+
+}  // namespace
+
+// out[p] = self[p with dimension dim replaced by index[p]], over index's positions: the
+// rows of index (all dimensions but the last) walked, each row's elements in a tight loop.
 SOPS_IMPL_FUNC(gather_out)
 (const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/, const Tensor& out) {
   check_no_internal_overlap(out, "out");
@@ -53,19 +86,34 @@ SOPS_IMPL_FUNC(gather_out)
   const int64_t elem = static_cast<int64_t>(self.element_size());
   const auto* src = static_cast<const char*>(self.data_ptr());
   auto* dst = static_cast<char*>(out.data_ptr());
-  const auto* idx = static_cast<const char*>(index.data_ptr());
-  const int64_t ielem = static_cast<int64_t>(index.element_size());
-  const ScalarType itype = index.scalar_type();  // int64 or int32
   const std::size_t n = index.sizes().size();
   const DimVector self_strides = strides_without(self, d, n);
-  walk<3>(index.sizes(), {index.strides(), IntArrayRef(self_strides), out.strides()},
-          [&](const std::array<int64_t, 3>& off) {
-            // No negative indices here (PyTorch's gather refuses them).
-            const int64_t at = load_as<int64_t>(idx + off[0] * ielem, itype);
-            SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
-                           " is out of bounds for dimension ", d, " with size ", size);
-            copy_element(dst + off[2] * elem, src + (off[1] + at * step) * elem, elem);
-          });
+  // The last dimension is the inner loop (a 0-dim index: one element).
+  const int64_t len = n == 0 ? 1 : index.size(static_cast<int64_t>(n) - 1);
+  const int64_t i_inner = n == 0 ? 0 : index.stride(static_cast<int64_t>(n) - 1);
+  const int64_t s_inner = n == 0 ? 0 : self_strides[n - 1];
+  const int64_t o_inner = n == 0 ? 0 : out.stride(static_cast<int64_t>(n) - 1);
+  const IntArrayRef rows = n == 0 ? IntArrayRef() : index.sizes().slice(0, n - 1);
+  const IntArrayRef i_rows = n == 0 ? IntArrayRef() : index.strides().slice(0, n - 1);
+  const IntArrayRef s_rows = n == 0 ? IntArrayRef() : IntArrayRef(self_strides).slice(0, n - 1);
+  const IntArrayRef o_rows = n == 0 ? IntArrayRef() : out.strides().slice(0, n - 1);
+  const auto* idx = static_cast<const char*>(index.data_ptr());
+  const bool long_index = index.scalar_type() == ScalarType::Long;
+  with_element_size(elem, [&](auto kind) {
+    constexpr int kSize = decltype(kind)::value;
+    walk<3>(rows, {i_rows, s_rows, o_rows}, [&](const std::array<int64_t, 3>& off) {
+      for (int64_t k = 0; k < len; ++k) {
+        const int64_t i_off = off[0] + k * i_inner;
+        // No negative indices here (PyTorch's gather refuses them).
+        const int64_t at = long_index ? reinterpret_cast<const int64_t*>(idx)[i_off]
+                                      : load_as<int64_t>(idx + i_off * 4, ScalarType::Int);
+        SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
+                       " is out of bounds for dimension ", d, " with size ", size);
+        copy_sized<kSize>(dst + (off[2] + k * o_inner) * elem,
+                          src + (off[1] + k * s_inner + at * step) * elem, elem);
+      }
+    });
+  });
 }
 
 namespace {
@@ -234,20 +282,36 @@ Tensor& index_select_out(const Tensor& self, int64_t dim, const Tensor& index, T
   const int64_t elem = static_cast<int64_t>(self.element_size());
   const auto* src = static_cast<const char*>(self.data_ptr());
   auto* dst = static_cast<char*>(out.data_ptr());
-  const std::size_t nd = sizes.size();
-  const DimVector self_strides = strides_without(self, d, nd);
   const int64_t step = self.dim() == 0 ? 0 : self.stride(d);
   const int64_t ostep = self.dim() == 0 ? 0 : out.stride(d);
-  DimVector outer_sizes(sizes);
-  if (nd > 0) outer_sizes[d] = 1;
-  DimVector out_strides(out.strides());
-  walk<2>(outer_sizes, {IntArrayRef(self_strides), IntArrayRef(out_strides)},
-          [&](const std::array<int64_t, 2>& off) {
-            for (int64_t i = 0; i < n; ++i) {
-              copy_element(dst + (off[1] + i * ostep) * elem,
-                           src + (off[0] + at[static_cast<std::size_t>(i)] * step) * elem, elem);
-            }
-          });
+  // Dimensions before dim (walked), the indices, then the block after dim: one memcpy
+  // when it is contiguous in self and out (rows of an embedding table).
+  const std::size_t nd = sizes.size();
+  const std::size_t cut = self.dim() == 0 ? 0 : static_cast<std::size_t>(d);
+  const IntArrayRef before = IntArrayRef(sizes).slice(0, cut);
+  const IntArrayRef after = nd == 0 ? IntArrayRef() : IntArrayRef(sizes).slice(cut + 1);
+  const IntArrayRef s_before = self.strides().slice(0, cut), o_before = out.strides().slice(0, cut);
+  const IntArrayRef s_after = nd == 0 ? IntArrayRef() : self.strides().slice(cut + 1);
+  const IntArrayRef o_after = nd == 0 ? IntArrayRef() : out.strides().slice(cut + 1);
+  int64_t block = 1;
+  bool dense = true;
+  for (std::size_t k = after.size(); k > 0; --k) {
+    dense = dense && s_after[k - 1] == block && o_after[k - 1] == block;
+    block *= after[k - 1];
+  }
+  walk<2>(before, {s_before, o_before}, [&](const std::array<int64_t, 2>& off) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t s0 = off[0] + at[static_cast<std::size_t>(i)] * step;
+      const int64_t o0 = off[1] + i * ostep;
+      if (dense) {
+        std::memcpy(dst + o0 * elem, src + s0 * elem, static_cast<std::size_t>(block * elem));
+        continue;
+      }
+      walk<2>(after, {s_after, o_after}, [&](const std::array<int64_t, 2>& in) {
+        copy_element(dst + (o0 + in[1]) * elem, src + (s0 + in[0]) * elem, elem);
+      });
+    }
+  });
   return out;
 }
 

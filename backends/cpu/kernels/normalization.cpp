@@ -1,8 +1,7 @@
 // CPU kernels of native_layer_norm, native_group_norm and _native_batch_norm_legit_no_training
-// (float32 and float64, as PyTorch's CPU kernels; float32 accumulates in float, except
-// group norm's statistics, accumulated in double). Both are registered
-// for meta tensors too (CPU and Meta): there only the checks and the output shapes happen
-// (ops/util/nn_utils.h, shared with the CUDA kernels).
+// (float32 and float64, as PyTorch's CPU kernels; float32 accumulates in float). Both are
+// registered for meta tensors too (CPU and Meta): there only the checks and the output shapes
+// happen (ops/util/nn_utils.h, shared with the CUDA kernels).
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -159,10 +158,70 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayR
   return {out, mean, rstd};
 }
 
+namespace {
+
+// Group rows [begin, end) of x ([N * group] rows of per_group * hw elements): mean and
+// rstd as layer norm's rows (vector sums in T), then each channel's plane
+// y = x * (rstd * gamma[c]) + (beta[c] - mean * rstd * gamma[c]).
+template <typename T, int B>
+SOPS_ALWAYS_INLINE void group_norm_rows(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                        T* rstd, int64_t begin, int64_t end, int64_t per_group,
+                                        int64_t hw, int64_t group, double eps) {
+  const int64_t m = per_group * hw;
+  for (int64_t r = begin; r < end; ++r) {
+    const T* xr = x + r * m;
+    const T mu = m == 0 ? T(0) : sum_of<T, B>(xr, m) / static_cast<T>(m);
+    const T var = m == 0 ? T(0) : squared_deviation<T, B>(xr, m, mu) / static_cast<T>(m);
+    const T rs = T(1) / std::sqrt(std::max(var, T(0)) + static_cast<T>(eps));
+    mean[r] = mu;
+    rstd[r] = rs;
+    const int64_t c0 = (r % group) * per_group;
+    for (int64_t c = 0; c < per_group; ++c) {
+      const T a = rs * (gamma != nullptr ? gamma[c0 + c] : T(1));
+      const T shift = (beta != nullptr ? beta[c0 + c] : T(0)) - mu * a;
+      normalize_row<T, B>(xr + c * hw, nullptr, nullptr, y + r * m + c * hw, hw, a, shift);
+    }
+  }
+}
+
+template <typename T>
+void group_norm_rows_sse(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                         int64_t begin, int64_t end, int64_t per_group, int64_t hw, int64_t group,
+                         double eps) {
+  group_norm_rows<T, 16>(x, gamma, beta, y, mean, rstd, begin, end, per_group, hw, group, eps);
+}
+#if SOPS_HAVE_AVX2_CLONES
+template <typename T>
+SOPS_KERNEL_AVX2 void group_norm_rows_avx2(const T* x, const T* gamma, const T* beta, T* y, T* mean,
+                                           T* rstd, int64_t begin, int64_t end, int64_t per_group,
+                                           int64_t hw, int64_t group, double eps) {
+  group_norm_rows<T, 32>(x, gamma, beta, y, mean, rstd, begin, end, per_group, hw, group, eps);
+}
+#endif
+
+template <typename T>
+void group_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean, T* rstd,
+                       int64_t rows, int64_t per_group, int64_t hw, int64_t group, double eps) {
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(per_group * hw, 1));
+  const bool avx2 = sops::cpu_has_avx2();
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+#if SOPS_HAVE_AVX2_CLONES
+    if (avx2) {
+      return group_norm_rows_avx2<T>(x, gamma, beta, y, mean, rstd, begin, end, per_group, hw,
+                                     group, eps);
+    }
+#endif
+    (void)avx2;
+    group_norm_rows_sse<T>(x, gamma, beta, y, mean, rstd, begin, end, per_group, hw, group, eps);
+  });
+}
+
+}  // namespace
+
 // x of [N, C, HxW] in `group` groups of C / group channels: per (n, g) the mean and
 // rstd = 1 / sqrt(biased variance + eps) over the group's elements, then
-// y = (x - mean) * rstd * weight[c] + bias[c]. Returns (y, mean, rstd), mean and rstd
-// of shape [N, group].
+// y = (x - mean) * rstd * weight[c] + bias[c] (group_norm_rows). Returns (y, mean, rstd), mean and
+// rstd of shape [N, group].
 std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
                                                      const std::optional<Tensor>& weight_opt,
                                                      const std::optional<Tensor>& bias_opt,
@@ -203,41 +262,11 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
   const int64_t per_group = C / group;
   const Tensor y = channels_last ? empty(input.sizes(), input.options()) : out;
   SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "GroupNormKernelImpl", [&] {
-    const scalar_t* xp = x.data_ptr<scalar_t>();
-    const scalar_t* wp = w.defined() ? w.data_ptr<scalar_t>() : nullptr;
-    const scalar_t* bp = b.defined() ? b.data_ptr<scalar_t>() : nullptr;
-    scalar_t* yp = y.data_ptr<scalar_t>();
-    scalar_t* mp = mean.data_ptr<scalar_t>();
-    scalar_t* rp = rstd.data_ptr<scalar_t>();
-    const int64_t m = per_group * HxW;
-    parallel_for(0, N * group, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t ng = begin; ng < end; ++ng) {
-        const scalar_t* xg = xp + ng * m;
-        double s = 0;
-        for (int64_t i = 0; i < m; ++i) s += static_cast<double>(xg[i]);
-        const double mu = m == 0 ? 0.0 : s / static_cast<double>(m);
-        double v = 0;
-        for (int64_t i = 0; i < m; ++i) {
-          const double dv = static_cast<double>(xg[i]) - mu;
-          v += dv * dv;
-        }
-        const double var = m == 0 ? 0.0 : v / static_cast<double>(m);
-        const double r = 1.0 / std::sqrt(var + eps);
-        mp[ng] = static_cast<scalar_t>(mu);
-        rp[ng] = static_cast<scalar_t>(r);
-        const int64_t g = ng % group;
-        for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
-          // y = x * a + b' with a = rstd * w[c], b' = bias[c] - mean * a.
-          const double a = r * (wp != nullptr ? static_cast<double>(wp[c]) : 1.0);
-          const double shift = (bp != nullptr ? static_cast<double>(bp[c]) : 0.0) - mu * a;
-          const auto as = static_cast<scalar_t>(a), bs = static_cast<scalar_t>(shift);
-          const int64_t base = (ng - g) * per_group * HxW + c * HxW;
-          const scalar_t* xc = xp + base;
-          scalar_t* yc = yp + base;
-          for (int64_t i = 0; i < HxW; ++i) yc[i] = xc[i] * as + bs;
-        }
-      }
-    });
+    group_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(),
+                                w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+                                b.defined() ? b.data_ptr<scalar_t>() : nullptr,
+                                y.data_ptr<scalar_t>(), mean.data_ptr<scalar_t>(),
+                                rstd.data_ptr<scalar_t>(), N * group, per_group, HxW, group, eps);
   });
   if (channels_last) cpu_util::copy_cast(out, y);
   return {out, mean, rstd};

@@ -26,29 +26,18 @@ from golden_format import (
     Float,
     Int,
     Ints,
-    Tensors,
     dn,
     opt,
+)
+from golden_format import (
+    case_args as _args,
+)
+from golden_format import (
+    tensor_arg as _t,
 )
 
 E = TORCH_MESSAGE
 TOL = {F32: (1e-5, 1e-6), F64: (1e-12, 1e-300)}
-
-
-def _t(d, shape, vals=None, rng=None, layout="contig"):
-    return lambda r: r.t(d, shape, layout, vals, rng)
-
-
-def _args(*named):
-    return lambda r: [
-        (
-            n,
-            Tensors([x(r) if callable(x) else x for x in f])
-            if isinstance(f, list)
-            else (f(r) if callable(f) else f),
-        )
-        for n, f in named
-    ]
 
 
 def _index(n, shape, layout="contig"):

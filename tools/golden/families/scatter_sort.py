@@ -27,29 +27,18 @@ from golden_format import (
     Int,
     Ints,
     Scalar,
-    Tensors,
     dn,
     opt,
+)
+from golden_format import (
+    case_args as _args,
+)
+from golden_format import (
+    tensor_arg as _t,
 )
 
 E = TORCH_MESSAGE
 NAN = float("nan")
-
-
-def _t(d, shape, vals=None, rng=None, layout="contig", randn=False):
-    return lambda r: r.t(d, shape, layout, vals, rng, randn)
-
-
-def _args(*named):
-    return lambda r: [
-        (
-            n,
-            Tensors([x(r) if callable(x) else x for x in f])
-            if isinstance(f, list)
-            else (f(r) if callable(f) else f),
-        )
-        for n, f in named
-    ]
 
 
 def scatter_cases() -> Iterator[Case]:

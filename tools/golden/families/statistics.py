@@ -29,18 +29,16 @@ from golden_format import (
     dn,
     opt,
 )
+from golden_format import (
+    case_args as _args,
+)
+from golden_format import (
+    tensor_arg as _t,
+)
 
 E = TORCH_MESSAGE
 NAN = float("nan")
 TOL = {F32: (1e-5, 1e-6), F64: (1e-12, 1e-300)}
-
-
-def _t(d, shape, vals=None, rng=None, layout="contig", randn=False):
-    return lambda r: r.t(d, shape, layout, vals, rng, randn)
-
-
-def _args(*named):
-    return lambda r: [(n, f(r) if callable(f) else f) for n, f in named]
 
 
 def _tol(d):
