@@ -192,6 +192,53 @@ SOPS_ALWAYS_INLINE Vd tanh(Vd x) {
   return x;
 }
 
+// float32 sin and cos (Cephes' sinf/cosf): x reduced by the nearest even multiple j of
+// pi/4 (pi/4 in three parts, exact below |x| = 8192), then sin's or cos's polynomial on
+// [-pi/4, pi/4] by the octant, within 2 ulp. Lanes beyond 8192, infinities and NaN take
+// std::sin / std::cos.
+template <bool kCos>
+SOPS_ALWAYS_INLINE Vf sin_or_cos(Vf x) {
+  using I = vec_t<int32_t, 32>;
+  const Vf ax = x < 0 ? -x : x;
+  const Vf safe = ax <= 8192.0f ? ax : Vf{};  // NaN compares false: 0, redone below
+  I j = __builtin_convertvector(safe * 1.27323954473516f, I);
+  j += j & 1;
+  const Vf y = __builtin_convertvector(j, Vf);
+  const Vf r =
+      ((safe - y * 0.78515625f) - y * 2.4187564849853515625e-4f) - y * 3.77489497744594108e-8f;
+  const Vf z = r * r;
+  const Vf cos_poly =
+      ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z + 4.166664568298827e-2f) * z * z -
+      0.5f * z + 1.0f;
+  const Vf sin_poly =
+      ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z - 1.6666654611e-1f) * z * r + r;
+  // Octant j mod 8 in {0, 2, 4, 6}: 2 and 6 take the other polynomial; the sign flips
+  // for 4 and 6 (sin; and for the negative half of x), for 2 and 4 (cos).
+  const I octant = j & 7;
+  const I use_cos = kCos ? (octant == 0) | (octant == 4) : (octant == 2) | (octant == 6);
+  Vf v = use_cos ? cos_poly : sin_poly;
+  const I negate = kCos ? (octant == 2) | (octant == 4) : ((octant >= 4) ^ (x < 0));
+  v = negate ? -v : v;
+  if (!kCos) v = x == 0 ? x : v;  // sin(-0.0) is -0.0
+  for (int l = 0; l < Vec<float, 32>::kLanes; ++l) {
+    if (!(ax[l] <= 8192.0f)) v[l] = kCos ? std::cos(x[l]) : std::sin(x[l]);
+  }
+  return v;
+}
+
+SOPS_ALWAYS_INLINE Vf sin(Vf x) { return sin_or_cos<false>(x); }
+SOPS_ALWAYS_INLINE Vf cos(Vf x) { return sin_or_cos<true>(x); }
+
+SOPS_ALWAYS_INLINE Vd sin(Vd x) {
+  for (int l = 0; l < Vec<double, 32>::kLanes; ++l) x[l] = std::sin(x[l]);
+  return x;
+}
+
+SOPS_ALWAYS_INLINE Vd cos(Vd x) {
+  for (int l = 0; l < Vec<double, 32>::kLanes; ++l) x[l] = std::cos(x[l]);
+  return x;
+}
+
 // float32 erf by Abramowitz and Stegun's 7.1.26: with t = 1 / (1 + p |x|),
 // erf(x) = sign(x) (1 - t q(t) exp(-x^2)). The formula is within 1.5e-7 of erf, within
 // 6e-7 after float32 rounding (1 - ... cancels near 0). It is the formula PyTorch's

@@ -77,6 +77,37 @@ TEST(VecMath, TanhAndSigmoidCloseToTheCLibrary) {
   EXPECT_FLOAT_EQ(ts[5], -1e-6f);
 }
 
+// Against sin and cos in double: within 2 ulp of the result plus 2 ulp of the argument's
+// reduction (near a zero of sin or cos the result is small and the argument large).
+TEST(VecMath, SinAndCosCloseToTheCLibrary) {
+  const std::vector<float> xs = sweep(-100.0f, 100.0f, 40000);
+  const std::vector<float> s = map_lanes([](vec::Vf x) { return vec::sin(x); }, xs);
+  const std::vector<float> c = map_lanes([](vec::Vf x) { return vec::cos(x); }, xs);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double x = xs[i];
+    const double tol_s = 2.4e-7 * std::fabs(std::sin(x)) + 1.2e-7 * std::fabs(x) * 1e-6 + 1e-7;
+    const double tol_c = 2.4e-7 * std::fabs(std::cos(x)) + 1.2e-7 * std::fabs(x) * 1e-6 + 1e-7;
+    EXPECT_NEAR(s[i], std::sin(x), tol_s) << "sin(" << x << ")";
+    EXPECT_NEAR(c[i], std::cos(x), tol_c) << "cos(" << x << ")";
+  }
+  // Beyond the three-part reduction, and the special values, as the C library.
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> special = {1e6f, -3e7f, inf, -inf, std::nanf(""), 0.0f, -0.0f, 8192.0f};
+  special.resize(static_cast<std::size_t>((special.size() + kLanes - 1) / kLanes * kLanes), 1.0f);
+  const std::vector<float> ss = map_lanes([](vec::Vf x) { return vec::sin(x); }, special);
+  const std::vector<float> cs = map_lanes([](vec::Vf x) { return vec::cos(x); }, special);
+  for (std::size_t i = 0; i < special.size(); ++i) {
+    const float x = special[i];
+    if (std::isnan(std::sin(x))) {
+      EXPECT_TRUE(std::isnan(ss[i]) && std::isnan(cs[i])) << x;
+      continue;
+    }
+    EXPECT_NEAR(ss[i], std::sin(x), 1e-6) << "sin(" << x << ")";
+    EXPECT_NEAR(cs[i], std::cos(x), 1e-6) << "cos(" << x << ")";
+  }
+  EXPECT_TRUE(std::signbit(ss[6])) << "sin(-0.0) is -0.0";
+}
+
 TEST(VecMath, ErfWithinTheFormulasErrorOfTheCLibrary) {
   const std::vector<float> xs = sweep(-6.0f, 6.0f, 48000);
   const std::vector<float> e = map_lanes([](vec::Vf x) { return vec::erf(x); }, xs);

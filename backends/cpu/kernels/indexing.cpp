@@ -101,16 +101,28 @@ SOPS_IMPL_FUNC(gather_out)
   const bool long_index = index.scalar_type() == ScalarType::Long;
   with_element_size(elem, [&](auto kind) {
     constexpr int kSize = decltype(kind)::value;
+    auto index_at = [&](int64_t i_off) -> int64_t {
+      return long_index ? reinterpret_cast<const int64_t*>(idx)[i_off]
+                        : load_as<int64_t>(idx + i_off * 4, ScalarType::Int);
+    };
     walk<3>(rows, {i_rows, s_rows, o_rows}, [&](const std::array<int64_t, 3>& off) {
+      // The row's indices checked first (no negative ones: PyTorch's gather refuses
+      // them), so that the copy loop has no branch.
+      bool bad = false;
       for (int64_t k = 0; k < len; ++k) {
-        const int64_t i_off = off[0] + k * i_inner;
-        // No negative indices here (PyTorch's gather refuses them).
-        const int64_t at = long_index ? reinterpret_cast<const int64_t*>(idx)[i_off]
-                                      : load_as<int64_t>(idx + i_off * 4, ScalarType::Int);
-        SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
-                       " is out of bounds for dimension ", d, " with size ", size);
-        copy_sized<kSize>(dst + (off[2] + k * o_inner) * elem,
-                          src + (off[1] + k * s_inner + at * step) * elem, elem);
+        bad |= static_cast<uint64_t>(index_at(off[0] + k * i_inner)) >= static_cast<uint64_t>(size);
+      }
+      if (bad) {
+        for (int64_t k = 0; k < len; ++k) {
+          const int64_t at = index_at(off[0] + k * i_inner);
+          SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
+                         " is out of bounds for dimension ", d, " with size ", size);
+        }
+      }
+      for (int64_t k = 0; k < len; ++k) {
+        copy_sized<kSize>(
+            dst + (off[2] + k * o_inner) * elem,
+            src + (off[1] + k * s_inner + index_at(off[0] + k * i_inner) * step) * elem, elem);
       }
     });
   });
