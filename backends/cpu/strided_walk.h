@@ -1,13 +1,16 @@
 // walk: every position of a shape with the element offsets of several strided operands,
-// for the CPU kernels that move elements by index (gather, index, scatter, flip, ...).
+// for the CPU kernels that move elements by index (gather, index, scatter, flip, ...);
+// parallel_walk splits it between the threads.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 #include "runtime/array_ref.h"
+#include "runtime/parallel.h"
 #include "runtime/small_vector.h"
 
 namespace sops::aten::cpu_util {
@@ -36,6 +39,32 @@ void walk(IntArrayRef sizes, const std::array<IntArrayRef, K>& strides, F&& f) {
       pos[j] = 0;
     }
   }
+}
+
+// walk over `sizes` split between the threads along its first dimension (runtime/parallel.h:
+// chunks of at least `grain` elements, each `inner` elements of work): f must only write
+// what its own positions own.
+template <std::size_t K, typename F>
+void parallel_walk(IntArrayRef sizes, const std::array<IntArrayRef, K>& strides, int64_t inner,
+                   F&& f) {
+  if (sizes.empty()) {
+    walk<K>(sizes, strides, f);
+    return;
+  }
+  int64_t per_first = inner;
+  for (std::size_t d = 1; d < sizes.size(); ++d) per_first *= sizes[d];
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(per_first, 1));
+  std::array<IntArrayRef, K> rest;
+  for (std::size_t k = 0; k < K; ++k) rest[k] = strides[k].slice(1);
+  parallel_for(0, sizes[0], grain, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      walk<K>(sizes.slice(1), rest, [&](const std::array<int64_t, K>& off) {
+        std::array<int64_t, K> at = off;
+        for (std::size_t k = 0; k < K; ++k) at[k] += i * strides[k][0];
+        f(at);
+      });
+    }
+  });
 }
 
 // One element of `size` bytes.

@@ -105,26 +105,28 @@ SOPS_IMPL_FUNC(gather_out)
       return long_index ? reinterpret_cast<const int64_t*>(idx)[i_off]
                         : load_as<int64_t>(idx + i_off * 4, ScalarType::Int);
     };
-    walk<3>(rows, {i_rows, s_rows, o_rows}, [&](const std::array<int64_t, 3>& off) {
-      // The row's indices checked first (no negative ones: PyTorch's gather refuses
-      // them), so that the copy loop has no branch.
-      bool bad = false;
-      for (int64_t k = 0; k < len; ++k) {
-        bad |= static_cast<uint64_t>(index_at(off[0] + k * i_inner)) >= static_cast<uint64_t>(size);
-      }
-      if (bad) {
-        for (int64_t k = 0; k < len; ++k) {
-          const int64_t at = index_at(off[0] + k * i_inner);
-          SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
-                         " is out of bounds for dimension ", d, " with size ", size);
-        }
-      }
-      for (int64_t k = 0; k < len; ++k) {
-        copy_sized<kSize>(
-            dst + (off[2] + k * o_inner) * elem,
-            src + (off[1] + k * s_inner + index_at(off[0] + k * i_inner) * step) * elem, elem);
-      }
-    });
+    cpu_util::parallel_walk<3>(
+        rows, {i_rows, s_rows, o_rows}, len, [&](const std::array<int64_t, 3>& off) {
+          // The row's indices checked first (no negative ones: PyTorch's gather refuses
+          // them), so that the copy loop has no branch.
+          bool bad = false;
+          for (int64_t k = 0; k < len; ++k) {
+            bad |= static_cast<uint64_t>(index_at(off[0] + k * i_inner)) >=
+                   static_cast<uint64_t>(size);
+          }
+          if (bad) {
+            for (int64_t k = 0; k < len; ++k) {
+              const int64_t at = index_at(off[0] + k * i_inner);
+              SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
+                             " is out of bounds for dimension ", d, " with size ", size);
+            }
+          }
+          for (int64_t k = 0; k < len; ++k) {
+            copy_sized<kSize>(
+                dst + (off[2] + k * o_inner) * elem,
+                src + (off[1] + k * s_inner + index_at(off[0] + k * i_inner) * step) * elem, elem);
+          }
+        });
   });
 }
 
@@ -311,18 +313,22 @@ Tensor& index_select_out(const Tensor& self, int64_t dim, const Tensor& index, T
     dense = dense && s_after[k - 1] == block && o_after[k - 1] == block;
     block *= after[k - 1];
   }
+  // Split between the threads over the indices (the rows an embedding lookup copies).
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(block, 1));
   walk<2>(before, {s_before, o_before}, [&](const std::array<int64_t, 2>& off) {
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t s0 = off[0] + at[static_cast<std::size_t>(i)] * step;
-      const int64_t o0 = off[1] + i * ostep;
-      if (dense) {
-        std::memcpy(dst + o0 * elem, src + s0 * elem, static_cast<std::size_t>(block * elem));
-        continue;
+    parallel_for(0, n, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const int64_t s0 = off[0] + at[static_cast<std::size_t>(i)] * step;
+        const int64_t o0 = off[1] + i * ostep;
+        if (dense) {
+          std::memcpy(dst + o0 * elem, src + s0 * elem, static_cast<std::size_t>(block * elem));
+          continue;
+        }
+        walk<2>(after, {s_after, o_after}, [&](const std::array<int64_t, 2>& in) {
+          copy_element(dst + (o0 + in[1]) * elem, src + (s0 + in[0]) * elem, elem);
+        });
       }
-      walk<2>(after, {s_after, o_after}, [&](const std::array<int64_t, 2>& in) {
-        copy_element(dst + (o0 + in[1]) * elem, src + (s0 + in[0]) * elem, elem);
-      });
-    }
+    });
   });
   return out;
 }
@@ -354,19 +360,20 @@ SOPS_IMPL_FUNC(cumsum_out)
                            std::conditional_t<std::is_same_v<scalar_t, bool>, bool, int64_t>>;
     const scalar_t* x = src.data_ptr<scalar_t>();
     scalar_t* y = out.data_ptr<scalar_t>();
-    walk<2>(outer, {src.strides(), out.strides()}, [&](const std::array<int64_t, 2>& off) {
-      acc_t sum = acc_t(0);
-      for (int64_t i = 0; i < len; ++i) {
-        if constexpr (std::is_same_v<acc_t, bool>) {
-          sum = sum || x[off[0] + i * s_step];
-        } else if constexpr (std::is_integral_v<acc_t>) {
-          sum = cpu_util::wrapping_add(sum, static_cast<acc_t>(x[off[0] + i * s_step]));
-        } else {
-          sum += static_cast<acc_t>(x[off[0] + i * s_step]);
-        }
-        y[off[1] + i * o_step] = static_cast<scalar_t>(sum);
-      }
-    });
+    cpu_util::parallel_walk<2>(
+        outer, {src.strides(), out.strides()}, len, [&](const std::array<int64_t, 2>& off) {
+          acc_t sum = acc_t(0);
+          for (int64_t i = 0; i < len; ++i) {
+            if constexpr (std::is_same_v<acc_t, bool>) {
+              sum = sum || x[off[0] + i * s_step];
+            } else if constexpr (std::is_integral_v<acc_t>) {
+              sum = cpu_util::wrapping_add(sum, static_cast<acc_t>(x[off[0] + i * s_step]));
+            } else {
+              sum += static_cast<acc_t>(x[off[0] + i * s_step]);
+            }
+            y[off[1] + i * o_step] = static_cast<scalar_t>(sum);
+          }
+        });
   });
 }
 

@@ -45,21 +45,23 @@ void sort_lines(const Tensor& self, int64_t dim, bool descending, int64_t k, con
     const scalar_t* x = self.data_ptr<scalar_t>();
     scalar_t* v = values.data_ptr<scalar_t>();
     int64_t* ix = indices.data_ptr<int64_t>();
-    std::vector<int64_t> order(static_cast<std::size_t>(len));
-    cpu_util::walk<3>(outer, {self.strides(), values.strides(), indices.strides()},
-                      [&](const std::array<int64_t, 3>& off) {
-                        const scalar_t* line = x + off[0];
-                        std::iota(order.begin(), order.end(), 0);
-                        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-                          const scalar_t xa = line[a * s_step], xb = line[b * s_step];
-                          return descending ? less(xb, xa) : less(xa, xb);
-                        });
-                        for (int64_t i = 0; i < k; ++i) {
-                          const int64_t j = order[static_cast<std::size_t>(i)];
-                          v[off[1] + i * v_step] = line[j * s_step];
-                          ix[off[2] + i * i_step] = j;
-                        }
-                      });
+    cpu_util::parallel_walk<3>(outer, {self.strides(), values.strides(), indices.strides()}, len,
+                               [&](const std::array<int64_t, 3>& off) {
+                                 thread_local std::vector<int64_t> order;
+                                 order.resize(static_cast<std::size_t>(len));
+                                 const scalar_t* line = x + off[0];
+                                 std::iota(order.begin(), order.end(), 0);
+                                 std::stable_sort(
+                                     order.begin(), order.end(), [&](int64_t a, int64_t b) {
+                                       const scalar_t xa = line[a * s_step], xb = line[b * s_step];
+                                       return descending ? less(xb, xa) : less(xa, xb);
+                                     });
+                                 for (int64_t i = 0; i < k; ++i) {
+                                   const int64_t j = order[static_cast<std::size_t>(i)];
+                                   v[off[1] + i * v_step] = line[j * s_step];
+                                   ix[off[2] + i * i_step] = j;
+                                 }
+                               });
   });
 }
 
@@ -119,33 +121,34 @@ SOPS_IMPL_FUNC(topk_out_cpu)
     auto lesser = [&](const elem_t& a, const elem_t& b) {
       return (!nan(a.first) && nan(b.first)) || (a.first < b.first);
     };
-    std::vector<elem_t> queue(static_cast<std::size_t>(len));
-    cpu_util::walk<3>(outer, {self.strides(), values.strides(), indices.strides()},
-                      [&](const std::array<int64_t, 3>& off) {
-                        for (int64_t j = 0; j < len; ++j) {
-                          queue[static_cast<std::size_t>(j)] = {
-                              static_cast<acc_t>(x[off[0] + j * s_step]), j};
-                        }
-                        const auto first = queue.begin();
-                        if (k * 64 <= len) {
-                          if (largest) {
-                            std::partial_sort(first, first + k, queue.end(), greater);
-                          } else {
-                            std::partial_sort(first, first + k, queue.end(), lesser);
-                          }
-                        } else if (largest) {
-                          std::nth_element(first, first + k - 1, queue.end(), greater);
-                          if (sorted) std::sort(first, first + k - 1, greater);
-                        } else {
-                          std::nth_element(first, first + k - 1, queue.end(), lesser);
-                          if (sorted) std::sort(first, first + k - 1, lesser);
-                        }
-                        for (int64_t i = 0; i < k; ++i) {
-                          const elem_t& e = queue[static_cast<std::size_t>(i)];
-                          v[off[1] + i * v_step] = static_cast<scalar_t>(e.first);
-                          ix[off[2] + i * i_step] = e.second;
-                        }
-                      });
+    cpu_util::parallel_walk<3>(outer, {self.strides(), values.strides(), indices.strides()}, len,
+                               [&](const std::array<int64_t, 3>& off) {
+                                 thread_local std::vector<elem_t> queue;
+                                 queue.resize(static_cast<std::size_t>(len));
+                                 for (int64_t j = 0; j < len; ++j) {
+                                   queue[static_cast<std::size_t>(j)] = {
+                                       static_cast<acc_t>(x[off[0] + j * s_step]), j};
+                                 }
+                                 const auto first = queue.begin();
+                                 if (k * 64 <= len) {
+                                   if (largest) {
+                                     std::partial_sort(first, first + k, queue.end(), greater);
+                                   } else {
+                                     std::partial_sort(first, first + k, queue.end(), lesser);
+                                   }
+                                 } else if (largest) {
+                                   std::nth_element(first, first + k - 1, queue.end(), greater);
+                                   if (sorted) std::sort(first, first + k - 1, greater);
+                                 } else {
+                                   std::nth_element(first, first + k - 1, queue.end(), lesser);
+                                   if (sorted) std::sort(first, first + k - 1, lesser);
+                                 }
+                                 for (int64_t i = 0; i < k; ++i) {
+                                   const elem_t& e = queue[static_cast<std::size_t>(i)];
+                                   v[off[1] + i * v_step] = static_cast<scalar_t>(e.first);
+                                   ix[off[2] + i * i_step] = e.second;
+                                 }
+                               });
   });
 }
 
