@@ -72,6 +72,35 @@ SOPS_ALWAYS_INLINE void copy_sized(char* dst, const char* src, int64_t size) {
   }
 }
 
+// One row of gather: out[k] = self[k * s_inner + index[k] * step] for k < len, every
+// argument a value (the loops keep them in registers; the byte stores alias anything).
+// The row's indices are checked first (no negative ones: PyTorch's gather refuses them),
+// so that the copy loop has no branch.
+template <int kSize>
+void gather_row(char* dst, int64_t o_inner, const char* src, int64_t s_inner, int64_t step,
+                const char* idx, int64_t i_off, int64_t i_inner, bool long_index, int64_t len,
+                int64_t size, int64_t dim, int64_t elem) {
+  auto index_at = [idx, long_index](int64_t at) -> int64_t {
+    return long_index ? reinterpret_cast<const int64_t*>(idx)[at]
+                      : load_as<int64_t>(idx + at * 4, ScalarType::Int);
+  };
+  bool bad = false;
+  for (int64_t k = 0; k < len; ++k) {
+    bad |= static_cast<uint64_t>(index_at(i_off + k * i_inner)) >= static_cast<uint64_t>(size);
+  }
+  if (bad) {
+    for (int64_t k = 0; k < len; ++k) {
+      const int64_t at = index_at(i_off + k * i_inner);
+      SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
+                     " is out of bounds for dimension ", dim, " with size ", size);
+    }
+  }
+  for (int64_t k = 0; k < len; ++k) {
+    copy_sized<kSize>(dst + k * o_inner * elem,
+                      src + (k * s_inner + index_at(i_off + k * i_inner) * step) * elem, elem);
+  }
+}
+
 }  // namespace
 
 // out[p] = self[p with dimension dim replaced by index[p]], over index's positions: the
@@ -101,31 +130,10 @@ SOPS_IMPL_FUNC(gather_out)
   const bool long_index = index.scalar_type() == ScalarType::Long;
   with_element_size(elem, [&](auto kind) {
     constexpr int kSize = decltype(kind)::value;
-    auto index_at = [&](int64_t i_off) -> int64_t {
-      return long_index ? reinterpret_cast<const int64_t*>(idx)[i_off]
-                        : load_as<int64_t>(idx + i_off * 4, ScalarType::Int);
-    };
     cpu_util::parallel_walk<3>(
         rows, {i_rows, s_rows, o_rows}, len, [&](const std::array<int64_t, 3>& off) {
-          // The row's indices checked first (no negative ones: PyTorch's gather refuses
-          // them), so that the copy loop has no branch.
-          bool bad = false;
-          for (int64_t k = 0; k < len; ++k) {
-            bad |= static_cast<uint64_t>(index_at(off[0] + k * i_inner)) >=
-                   static_cast<uint64_t>(size);
-          }
-          if (bad) {
-            for (int64_t k = 0; k < len; ++k) {
-              const int64_t at = index_at(off[0] + k * i_inner);
-              SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
-                             " is out of bounds for dimension ", d, " with size ", size);
-            }
-          }
-          for (int64_t k = 0; k < len; ++k) {
-            copy_sized<kSize>(
-                dst + (off[2] + k * o_inner) * elem,
-                src + (off[1] + k * s_inner + index_at(off[0] + k * i_inner) * step) * elem, elem);
-          }
+          gather_row<kSize>(dst + off[2] * elem, o_inner, src + off[1] * elem, s_inner, step, idx,
+                            off[0], i_inner, long_index, len, size, d, elem);
         });
   });
 }
