@@ -122,22 +122,22 @@ Tensor& nonzero_out(const Tensor& self, Tensor& out) {
                  "nonzero: the result has a data-dependent shape, which meta tensors cannot "
                  "compute (they hold no values)");
   const int64_t nd = self.dim();
-  std::vector<int64_t> found;
+  std::vector<int64_t> found;  // the positions of the non-zero elements, nd values each
+  int64_t n = 0;
   const auto* base = static_cast<const char*>(self.data_ptr());
   const int64_t elem = static_cast<int64_t>(self.element_size());
   const ScalarType t = self.scalar_type();
   DimVector pos(static_cast<std::size_t>(nd), 0);
   walk<1>(self.sizes(), {self.strides()}, [&](const std::array<int64_t, 1>& off) {
-    if (load_as<double>(base + off[0] * elem, t) != 0)
+    if (load_as<double>(base + off[0] * elem, t) != 0) {
       found.insert(found.end(), pos.begin(), pos.end());
+      ++n;
+    }
     for (int64_t j = nd - 1; j >= 0; --j) {
       if (++pos[j] < self.size(j)) break;
       pos[j] = 0;
     }
   });
-  const int64_t n = nd == 0 ? static_cast<int64_t>(found.size() == 0 && self.numel() == 1 &&
-                                                   load_as<double>(base, t) != 0)
-                            : static_cast<int64_t>(found.size()) / nd;
   // Laid out as PyTorch's: column-major, strides [1, n].
   out.resize_({nd, n});
   out.as_strided_({n, nd}, {1, std::max<int64_t>(n, 1)}, out.storage_offset());
