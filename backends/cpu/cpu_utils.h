@@ -61,6 +61,12 @@ inline bool any_zero(const TensorIteratorBase& iter, int arg) {
   return found;
 }
 
+// Integer division by zero is an error, as in PyTorch (checked before any element is
+// written; the divisor is input 1, operand 2): div, fmod, remainder.
+inline void check_no_integer_division_by_zero(const TensorIteratorBase& iter) {
+  SOPS_CHECK_ARG(!any_zero(iter, 2), "other", "ZeroDivisionError");
+}
+
 // dst[...] = src[...] converted to dst's dtype, src broadcast to dst's shape. dst must
 // not have overlapping elements; src may have any strides.
 inline void copy_cast(const Tensor& dst, const Tensor& src) {

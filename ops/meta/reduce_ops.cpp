@@ -55,6 +55,14 @@ DimVector arg_reduced_shape(const Tensor& self, std::optional<int64_t> dim, bool
   return ops_util::reduced_shape(self, mask, keepdim);
 }
 
+// max.dim and min.dim: values of self's dtype and their int64 indices.
+void values_and_indices_meta(MetaBase& op, const Tensor& self, int64_t dim, bool keepdim,
+                             const char* name) {
+  const DimVector shape = arg_reduced_shape(self, dim, keepdim, name);
+  op.set_output_raw_strided(0, shape, {}, self.options());
+  op.set_output_raw_strided(1, shape, {}, self.options().dtype(ScalarType::Long));
+}
+
 }  // namespace
 
 SOPS_META_FUNC2(sum, dim_IntList)
@@ -119,17 +127,12 @@ SOPS_META_FUNC(argmin)(const Tensor& self, std::optional<int64_t> dim, bool keep
                          self.options().dtype(ScalarType::Long));
 }
 
-// max.dim and min.dim: the extreme values (self's dtype) and their int64 indices.
 SOPS_META_FUNC2(max, dim)(const Tensor& self, int64_t dim, bool keepdim) {
-  const DimVector shape = arg_reduced_shape(self, dim, keepdim, "max");
-  set_output_raw_strided(0, shape, {}, self.options());
-  set_output_raw_strided(1, shape, {}, self.options().dtype(ScalarType::Long));
+  values_and_indices_meta(*this, self, dim, keepdim, "max");
 }
 
 SOPS_META_FUNC2(min, dim)(const Tensor& self, int64_t dim, bool keepdim) {
-  const DimVector shape = arg_reduced_shape(self, dim, keepdim, "min");
-  set_output_raw_strided(0, shape, {}, self.options());
-  set_output_raw_strided(1, shape, {}, self.options().dtype(ScalarType::Long));
+  values_and_indices_meta(*this, self, dim, keepdim, "min");
 }
 
 // any over every element: a 0-dim result (uint8 for uint8 self, else bool).

@@ -62,12 +62,6 @@ void extremum_kernel(const TensorIteratorBase& iter) {
   });
 }
 
-// Integer division by zero is an error, as in PyTorch (checked before any element is
-// written; the divisor is input 1, operand 2).
-void check_no_integer_division_by_zero(const TensorIteratorBase& iter) {
-  SOPS_CHECK_ARG(!cpu_util::any_zero(iter, 2), "other", "ZeroDivisionError");
-}
-
 // a % b truncated toward zero; b != 0; INT_MIN % -1 is 0 (no trap).
 template <typename T>
 T int_fmod(T a, T b) {
@@ -124,7 +118,7 @@ SOPS_IMPL_FUNC(fmod_out)(const Tensor&, const Tensor&, const Tensor&) {
   const ScalarType dtype = common_dtype();
   cpu_util::check_dtype_implemented(dtype, dtypes::kAllTypes, "fmod_cpu", "self");
   if (is_integral(dtype, /*include_bool=*/false)) {
-    check_no_integer_division_by_zero(*this);
+    cpu_util::check_no_integer_division_by_zero(*this);
     SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "fmod", [&] {
       sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t { return int_fmod(a, b); });
     });
@@ -140,7 +134,7 @@ SOPS_IMPL_FUNC(remainder_out)(const Tensor&, const Tensor&, const Tensor&) {
   const ScalarType dtype = common_dtype();
   cpu_util::check_dtype_implemented(dtype, dtypes::kAllTypes, "remainder_cpu", "self");
   if (is_integral(dtype, /*include_bool=*/false)) {
-    check_no_integer_division_by_zero(*this);
+    cpu_util::check_no_integer_division_by_zero(*this);
     SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "remainder", [&] {
       sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t {
         scalar_t r = int_fmod(a, b);

@@ -41,12 +41,6 @@ void add_kernel(const TensorIteratorBase& iter, const Scalar& alpha) {
   });
 }
 
-// Integer division by zero is an error, as in PyTorch (checked before any element is
-// written; the divisor is input 1, operand 2).
-void check_no_integer_division_by_zero(const TensorIteratorBase& iter) {
-  SOPS_CHECK_ARG(!cpu_util::any_zero(iter, 2), "other", "ZeroDivisionError");
-}
-
 }  // namespace
 
 SOPS_IMPL_FUNC(add_out)
@@ -105,7 +99,7 @@ SOPS_IMPL_FUNC(div_out_mode)
     });
     return;
   }
-  check_no_integer_division_by_zero(*this);
+  cpu_util::check_no_integer_division_by_zero(*this);
   SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "div", [&] {
     if (trunc) {
       sops::cpu_kernel(*this,

@@ -227,17 +227,6 @@ SOPS_IMPL_FUNC(amin_out)(const Tensor& self, IntArrayRef dim, bool keepdim, cons
   minmax_into<false>(self, dim, keepdim, out, "amin");
 }
 
-SOPS_IMPL_FUNC(any_out)(const Tensor& self, int64_t dim, bool keepdim, const Tensor& out) {
-  const uint64_t mask = self.dim() == 0 ? 0 : uint64_t{1} << ops_util::wrap_dim(dim, self.dim());
-  const cpu_reduce::ReducePlan plan = make_reduce_plan(self, mask, out, keepdim);
-  // A bool and a uint8 out (PyTorch's out for uint8 input) hold the result alike, one
-  // byte of 0 or 1: one reduction per input dtype writes either.
-  auto* const result = static_cast<uint8_t*>(out.data_ptr());
-  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(self.scalar_type(), "any", [&] {
-    run_reduction(plan, self.const_data_ptr<scalar_t>(), result, AnyReducer<scalar_t, uint8_t>{});
-  });
-}
-
 namespace {
 
 // The product, accumulated in the output dtype as PyTorch's prod kernel does (bool:
@@ -338,6 +327,8 @@ double correction_of(const std::optional<Scalar>& correction) {
   return correction.has_value() ? correction->to_unchecked<double>() : 1.0;
 }
 
+// A bool and a uint8 out (PyTorch's out for uint8 input) hold the result alike, one byte
+// of 0 or 1: one reduction per input dtype writes either.
 void any_into(const Tensor& self, uint64_t mask, bool keepdim, const Tensor& out) {
   const cpu_reduce::ReducePlan plan = make_reduce_plan(self, mask, out, keepdim);
   auto* const result = static_cast<uint8_t*>(out.data_ptr());
@@ -347,6 +338,11 @@ void any_into(const Tensor& self, uint64_t mask, bool keepdim, const Tensor& out
 }
 
 }  // namespace
+
+SOPS_IMPL_FUNC(any_out)(const Tensor& self, int64_t dim, bool keepdim, const Tensor& out) {
+  any_into(self, self.dim() == 0 ? 0 : uint64_t{1} << ops_util::wrap_dim(dim, self.dim()), keepdim,
+           out);
+}
 
 SOPS_IMPL_FUNC(any_all_out)(const Tensor& self, const Tensor& out) {
   any_into(self, ops_util::reduction_mask(std::nullopt, self.dim()), false, out);

@@ -32,6 +32,9 @@ from golden_format import (
     Scalar,
     dn,
 )
+from golden_format import (
+    case_args as _args,
+)
 
 NAN, INF = float("nan"), float("inf")
 TOL = {F32: (2e-6, 1e-7), F64: (1e-14, 1e-300)}
@@ -259,10 +262,6 @@ def pointwise_cases(p: Pointwise) -> Iterator[Case]:
 
 def _t(d, shape, vals=None, rng=None, layout="contig"):
     return lambda r: r.t(d, shape, layout, vals, rng if rng else SMALL.get(d))
-
-
-def _args(*named):
-    return lambda r: [(n, f(r) if callable(f) else f) for n, f in named]
 
 
 def scalar_other_cases(name: str, scalars=(3, 2.5, True, -2)) -> Iterator[Case]:
