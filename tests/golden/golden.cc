@@ -240,6 +240,27 @@ GoldenTensor read_tensor(Line& line) {
 
 GoldenExpect read_expect_tensor(Line& line, ExpectKind kind);
 
+// "int <v>", "double <v>" or "bool 0|1": a Scalar argument or result.
+GoldenScalar read_scalar(Line& line) {
+  GoldenScalar scalar;
+  const std::string sk = line.next("int, double or bool");
+  if (sk == "int") {
+    scalar.kind = ScalarKind::kInt;
+    scalar.i = line.integer("an int scalar");
+  } else if (sk == "double") {
+    scalar.kind = ScalarKind::kDouble;
+    scalar.d = line.real("a double scalar");
+  } else if (sk == "bool") {
+    scalar.kind = ScalarKind::kBool;
+    const int64_t v = line.integer("a bool scalar");
+    if (v != 0 && v != 1) line.fail("bool scalar must be 0 or 1");
+    scalar.b = v == 1;
+  } else {
+    line.fail("scalar kind must be int, double or bool, not '" + sk + "'");
+  }
+  return scalar;
+}
+
 // The rest of an expectation whose kind word has been read.
 GoldenExpect read_expect_kind(Line& line, const std::string& kind) {
   GoldenExpect e;
@@ -259,6 +280,12 @@ GoldenExpect read_expect_kind(Line& line, const std::string& kind) {
     line.finish();
     return e;
   }
+  if (kind == "scalar") {
+    e.kind = ExpectKind::kScalar;
+    e.scalar = read_scalar(line);
+    line.finish();
+    return e;
+  }
   if (kind == "error") {
     e.kind = ExpectKind::kError;
     e.error = line.rest_verbatim("error");
@@ -267,13 +294,14 @@ GoldenExpect read_expect_kind(Line& line, const std::string& kind) {
   }
   if (kind == "tensor") return read_expect_tensor(line, ExpectKind::kTensor);
   if (kind != "view") {
-    line.fail("expect must be 'tensor', 'view', 'list', 'tuple' or 'error', not '" + kind + "'");
+    line.fail("expect must be 'tensor', 'view', 'list', 'tuple', 'scalar' or 'error', not '" +
+              kind + "'");
   }
   return read_expect_tensor(line, ExpectKind::kView);
 }
 
 GoldenExpect read_expect(Line& line) {
-  return read_expect_kind(line, line.next("tensor, view, list, tuple or error"));
+  return read_expect_kind(line, line.next("tensor, view, list, tuple, scalar or error"));
 }
 
 GoldenExpect read_expect_tensor(Line& line, ExpectKind kind) {
@@ -317,21 +345,7 @@ GoldenArg read_arg(Line& line) {
     a.tensors.resize(static_cast<size_t>(k));  // filled by the following lines
   } else if (kind == "scalar") {
     a.kind = ArgKind::kScalar;
-    std::string sk = line.next("int, double or bool");
-    if (sk == "int") {
-      a.scalar.kind = ScalarKind::kInt;
-      a.scalar.i = line.integer("an int scalar");
-    } else if (sk == "double") {
-      a.scalar.kind = ScalarKind::kDouble;
-      a.scalar.d = line.real("a double scalar");
-    } else if (sk == "bool") {
-      a.scalar.kind = ScalarKind::kBool;
-      int64_t v = line.integer("a bool scalar");
-      if (v != 0 && v != 1) line.fail("bool scalar must be 0 or 1");
-      a.scalar.b = v == 1;
-    } else {
-      line.fail("scalar kind must be int, double or bool, not '" + sk + "'");
-    }
+    a.scalar = read_scalar(line);
   } else if (kind == "int") {
     a.kind = ArgKind::kInt;
     a.int_value = line.integer("an int");
@@ -372,6 +386,11 @@ GoldenArg read_arg(Line& line) {
     if (a.device != "cpu") line.fail("unknown device '" + a.device + "' (only 'cpu')");
   } else if (kind == "none") {
     a.kind = ArgKind::kNone;
+  } else if (kind == "generator") {
+    a.kind = ArgKind::kGenerator;
+    const int64_t seed = line.integer("a generator seed");
+    if (seed < 0) line.fail("negative generator seed");
+    a.seed = static_cast<uint64_t>(seed);
   } else {
     line.fail("unknown argument kind '" + kind + "'");
   }
@@ -545,6 +564,8 @@ const char* arg_kind_name(ArgKind kind) {
       return "device";
     case ArgKind::kNone:
       return "none";
+    case ArgKind::kGenerator:
+      return "generator";
   }
   return "?";
 }
@@ -686,6 +707,14 @@ GoldenFile parse_golden(const std::string& text, const std::string& name) {
             std::isfinite(current.atol)))
         line.fail("tol needs finite, non-negative rtol and atol");
       current.has_tolerance = true;
+    } else if (word == "seed") {
+      if (have_expect) line.fail("'seed' after 'expect'");
+      if (current.seed.has_value())
+        line.fail("second 'seed' in case " + current.op + " " + current.id);
+      const int64_t seed = line.integer("a seed");
+      line.finish();
+      if (seed < 0) line.fail("negative seed");
+      current.seed = static_cast<uint64_t>(seed);
     } else if (word == "expect") {
       if (have_expect) line.fail("second 'expect' in case " + current.op + " " + current.id);
       current.expect = read_expect(line);

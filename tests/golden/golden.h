@@ -9,6 +9,7 @@
 #define STRUCTURED_OPS_TESTS_GOLDEN_GOLDEN_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,7 @@ enum class ArgKind {
   kLayout,        // arg <name> layout strided     (Layout)
   kDevice,        // arg <name> device cpu         (Device)
   kNone,          // arg <name> none               (an optional argument that is absent)
+  kGenerator,     // arg <name> generator <seed>   (Generator: a new one seeded with <seed>)
 };
 const char* arg_kind_name(ArgKind kind);
 
@@ -90,6 +92,7 @@ struct GoldenArg {
   std::string str_value;              // kStr
   std::string layout;                 // kLayout: "strided"
   std::string device;                 // kDevice: "cpu"
+  uint64_t seed = 0;                  // kGenerator
 };
 
 enum class ExpectKind {
@@ -99,6 +102,7 @@ enum class ExpectKind {
   kList,    // a Tensor[] result: `elements`, each a kTensor or kView expectation
   kTuple,   // several returned tensors (`expect tuple <k>` and k "tensor ..." lines): each
             // is one of `elements`; the fields below repeat elements[0]
+  kScalar,  // a Scalar result (`expect scalar int|double|bool <v>`): `scalar`
 };
 
 struct GoldenExpect {
@@ -111,6 +115,7 @@ struct GoldenExpect {
   std::vector<double> values;       // logical row-major order, numel() of them
   std::vector<int64_t> values_int;  // exact values for integral/bool dtypes
   std::string error;                // kError
+  GoldenScalar scalar;              // kScalar
   // kList: one per tensor of the result, in order; kTuple: one kTensor per return.
   std::vector<GoldenExpect> elements;
 
@@ -136,6 +141,9 @@ struct GoldenCase {
   bool has_tolerance = false;
   double rtol = 0;
   double atol = 0;
+  // "seed <n>": the default generator is seeded with n before each call (the random
+  // operators: PyTorch's result came after torch.manual_seed(n)).
+  std::optional<uint64_t> seed;
   GoldenExpect expect;
 
   const GoldenArg* find_arg(const std::string& name) const;  // nullptr if absent

@@ -146,6 +146,33 @@ TEST(GoldenReader, ParsesStrAndTolerance) {
   EXPECT_EQ(f.cases[1].rtol, 0.0);
 }
 
+// The random operators' cases: a `seed` line, a seeded generator argument; and a Scalar
+// result (_local_scalar_dense).
+TEST(GoldenReader, ParsesSeedGeneratorAndScalarResult) {
+  GoldenFile f = parse_golden(
+      "# header\n"
+      "case rand.generator r\n"
+      "arg size ints 1 3\n"
+      "arg generator generator 42\n"
+      "seed 7\n"
+      "expect tensor float32 sizes 1 3 strides 1 1 values 3 0.5 0.25 0.75\n"
+      "end\n"
+      "case _local_scalar_dense s\n"
+      "arg self tensor int64 sizes 0 strides 0 offset 0 storage 1 5\n"
+      "expect scalar int 5\n"
+      "end\n",
+      "t.golden");
+  ASSERT_EQ(f.cases.size(), 2u);
+  EXPECT_EQ(f.cases[0].arg("generator").kind, ArgKind::kGenerator);
+  EXPECT_EQ(f.cases[0].arg("generator").seed, 42u);
+  ASSERT_TRUE(f.cases[0].seed.has_value());
+  EXPECT_EQ(*f.cases[0].seed, 7u);
+  EXPECT_FALSE(f.cases[1].seed.has_value());
+  EXPECT_EQ(f.cases[1].expect.kind, ExpectKind::kScalar);
+  EXPECT_EQ(f.cases[1].expect.scalar.kind, ScalarKind::kInt);
+  EXPECT_EQ(f.cases[1].expect.scalar.i, 5);
+}
+
 TEST(GoldenReader, ParsesTheFamilyLinesOfTheHeader) {
   const GoldenFile f = parse_golden(
       "# made by tools/golden/make_golden.py with torch 2.13.0; regenerate: x\n"
@@ -257,6 +284,10 @@ TEST(GoldenReader, MalformedInputNamesTheLine) {
       {head + "arg x layout sparse_coo\n", "bad.golden:3:", "unknown layout 'sparse_coo'"},
       {head + "arg x device cuda\n", "bad.golden:3:", "unknown device 'cuda'"},
       {head + "arg x int 1 2\n", "bad.golden:3:", "unexpected trailing token '2'"},
+      {head + self + "seed -1\n", "bad.golden:4:", "negative seed"},
+      {head + self + "seed 1\nseed 2\n", "bad.golden:5:", "second 'seed'"},
+      {head + "arg g generator x\n", "bad.golden:3:", "a generator seed"},
+      {head + self + "expect scalar float 1\n", "bad.golden:4:", "scalar kind must be"},
       {head + "arg x tensors 2\n" + "tensor float32 sizes 0 strides 0 offset 0 storage 1 1.0\n" +
            "arg y int 1\n",
        "bad.golden:5:", "expected a 'tensor' or 'none' line of argument 'x'"},

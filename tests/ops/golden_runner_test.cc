@@ -12,12 +12,14 @@
 //     dtype, resized by the op) and the inplace variant (where self already has the
 //     result's dtype and shape), found in the registry by their schemas.
 // A new operator needs no code here: its yaml entry, meta, kernel and golden table.
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "aten/UnboxingFunctions.h"
+#include "runtime/generator.h"
 #include "runtime/operator_registry.h"
 #include "runtime/value.h"
 #include "tests/ops/op_test_util.h"
@@ -71,6 +73,35 @@ std::string expected_error(const GoldenCase& c) { return c.is_error() ? c.expect
          << "did not throw (expected \"" << expected_error(c) << "\")";
 }
 
+// Calls op, after seeding the default generator for a case of a random operator (its
+// `seed` line: PyTorch's result came after torch.manual_seed(seed)).
+void call(const RegisteredOperator& op, Stack& stack, const GoldenCase& c) {
+  if (c.seed.has_value()) default_cpu_generator().manual_seed(*c.seed);
+  op.call(stack);
+}
+
+// A Scalar result (_local_scalar_dense): PyTorch's kind (bool, integral or floating) and
+// value, NaN equal to NaN.
+::testing::AssertionResult matches_scalar(const Scalar& got, const golden::GoldenScalar& want) {
+  switch (want.kind) {
+    case golden::ScalarKind::kBool:
+      if (got.is_boolean() && got.to<bool>() == want.b) return ::testing::AssertionSuccess();
+      break;
+    case golden::ScalarKind::kInt:
+      if (got.is_integral(/*include_bool=*/false) && got.to<int64_t>() == want.i)
+        return ::testing::AssertionSuccess();
+      break;
+    case golden::ScalarKind::kDouble: {
+      const double v = got.is_floating_point() ? got.to<double>() : 0;
+      if (got.is_floating_point() && (v == want.d || (std::isnan(v) && std::isnan(want.d))))
+        return ::testing::AssertionSuccess();
+      break;
+    }
+  }
+  return ::testing::AssertionFailure()
+         << "got the Scalar " << got << ", expected " << want.to_double();
+}
+
 // The case with its expectation replaced by element i of its Tensor[] expectation.
 GoldenCase element_case(const GoldenCase& c, std::size_t i) {
   GoldenCase e = c;
@@ -116,8 +147,12 @@ void run_as_given(const RegisteredOperator& op, const GoldenCase& c) {
   const Tensor self = c.find_arg("self") != nullptr && c.arg("self").kind == ArgKind::kTensor
                           ? stack[0].to_tensor()
                           : Tensor();
-  op.call(stack);
+  call(op, stack, c);
   ASSERT_EQ(stack.size(), schema.returns.size());
+  if (c.expect.kind == ExpectKind::kScalar) {
+    EXPECT_TRUE(matches_scalar(stack[0].to_scalar(), c.expect.scalar));
+    return;
+  }
   if (written >= 0) {
     // out= and inplace: the written tensor holds PyTorch's result and is the one returned.
     EXPECT_TRUE(matches(target, c, /*check_strides=*/true));
@@ -262,10 +297,14 @@ bool same_dtypes(const GoldenCase& c) {
   return true;
 }
 
+// The functional sibling of an inplace case's op. Not for an inplace op that gives self new
+// sizes (resize_): its functional sibling resizes a copy, whose storage holds only what
+// self's view saw, while resize_ reads the storage beyond it.
 const RegisteredOperator* derived_functional(const RegisteredOperator& op, const GoldenCase& c) {
   const int64_t written = written_argument(op.schema());
   if (!checks_variants(op, c) || written != 0 || op.schema().arguments[0].is_out ||
-      !same_dtypes(c)) {
+      !same_dtypes(c) ||
+      c.arg(std::string(op.schema().arguments[0].name)).tensor.sizes != c.expect.sizes) {
     return nullptr;
   }
   return functional_variant(op.schema());
@@ -310,7 +349,7 @@ void run_variant(const RegisteredOperator& variant, const GoldenCase& c) {
   if (written < 0) {  // functional: self is left alone
     const Tensor self = stack[0].to_tensor();
     const Tensor before = clone(self);
-    variant.call(stack);
+    call(variant, stack, c);
     ASSERT_EQ(stack.size(), c.expect.result_count());
     for (std::size_t i = 0; i < stack.size(); ++i) {
       // Derived from an inplace case: the inplace op writes the functional result
@@ -330,7 +369,7 @@ void run_variant(const RegisteredOperator& variant, const GoldenCase& c) {
       outs.push_back(sops::empty({0}, dtype_of(c.expect.result(i).dtype)));
       stack.emplace_back(outs.back());
     }
-    variant.call(stack);
+    call(variant, stack, c);
     ASSERT_EQ(stack.size(), outs.size());
     for (std::size_t i = 0; i < outs.size(); ++i) {
       EXPECT_TRUE(matches(outs[i], c, c.expect.result(i))) << "out " << i;
@@ -341,7 +380,7 @@ void run_variant(const RegisteredOperator& variant, const GoldenCase& c) {
     target = clone(stack[0].to_tensor());  // contiguous: an expanded self cannot be written
     stack[0] = Value(target);
   }
-  variant.call(stack);
+  call(variant, stack, c);
   EXPECT_TRUE(matches(target, c));
   EXPECT_TRUE(stack.at(0).to_tensor().is_same(target));
 }

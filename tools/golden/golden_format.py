@@ -253,6 +253,20 @@ class DeviceArg:
         return self.v
 
 
+class GeneratorArg:
+    """A Generator argument: a new generator seeded with `seed` (in the C++ runner too)."""
+
+    def __init__(self, seed: int):
+        assert isinstance(seed, int) and seed >= 0, seed
+        self.seed = seed
+
+    def line(self):
+        return f"generator {self.seed}"
+
+    def live(self):
+        return torch.Generator().manual_seed(self.seed)
+
+
 class NoneArg:
     def line(self):
         return "none"
@@ -372,7 +386,18 @@ class Family:
         self.ids: set[tuple[str, str]] = set()
         self.count = 0
 
-    def case(self, op, cid, build, error=None, view=False, values_any=False, result=None, tol=None):
+    def case(
+        self,
+        op,
+        cid,
+        build,
+        error=None,
+        view=False,
+        values_any=False,
+        result=None,
+        tol=None,
+        seed=None,
+    ):
         """build(Rand) -> [(name, arg), ...] in schema order, every argument given.
         error: a substring of the message torch raises (the case must raise), or
         TORCH_MESSAGE (raise or not, as torch does). view: the
@@ -380,13 +405,15 @@ class Family:
         unspecified (empty). result: for inplace/out ops, the name of the argument that
         is mutated and returned. tol: (rtol, atol) for a floating result that PyTorch's
         vectorized math (exp, tanh, ...) does not give bit for bit: written as a `tol`
-        line; a reader accepts |got - want| <= atol + rtol * |want| (NaN and inf exact)."""
+        line; a reader accepts |got - want| <= atol + rtol * |want| (NaN and inf exact).
+        seed: for a random operator, torch.manual_seed(seed) right before the call (written
+        as a `seed` line: the C++ runner seeds its default generator the same way)."""
         key = (op, cid)
         assert key not in self.ids, f"duplicate case {op} {cid}"
         assert all(c.isalnum() or c in "_-" for c in cid), cid
         self.ids.add(key)
-        seed = zlib.crc32(f"{self.name}/{op}/{cid}".encode())
-        args = build(Rand(torch.Generator().manual_seed(seed)))
+        input_seed = zlib.crc32(f"{self.name}/{op}/{cid}".encode())
+        args = build(Rand(torch.Generator().manual_seed(input_seed)))
         out = [f"case {op} {cid}"]
         for name, a in args:
             if isinstance(a, Tensors):
@@ -395,12 +422,17 @@ class Family:
                 out.extend(rest)
             else:
                 out.append(f"arg {name} {a.line()}")
+        if seed is not None:
+            assert isinstance(seed, int) and seed >= 0, f"{op} {cid}: seed {seed!r}"
+            out.append(f"seed {seed}")
         tol_at = len(out)  # the `tol` line goes here, once the case is known not to raise
         kwargs = {name: a.live() for name, a in args}
         fn = aten_op(op)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
+                if seed is not None:
+                    torch.manual_seed(seed)
                 r = fn(**kwargs)
         except Exception as e:  # noqa: BLE001 - any torch error is an oracle answer
             msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -431,12 +463,15 @@ class Family:
                 ), f"{op} {cid}: result is not {result}"
             if not view and result is None and isinstance(kwargs.get("self"), torch.Tensor):
                 for t in r if isinstance(r, (list, tuple)) else [r]:
-                    assert (
+                    assert not isinstance(t, torch.Tensor) or (
                         t.untyped_storage().data_ptr()
                         != kwargs["self"].untyped_storage().data_ptr()
                         or t.numel() == 0
                     ), f"{op} {cid}: result aliases self (view=True?)"
-            if isinstance(r, tuple):
+            if isinstance(r, (bool, int, float)):  # a Scalar result (_local_scalar_dense)
+                assert not view and not values_any and result is None and tol is None, op
+                out.append("expect scalar " + Scalar(r).line().split(" ", 1)[1])
+            elif isinstance(r, tuple):
                 # Several returns (max_pool2d_with_indices, native_layer_norm, ...): one
                 # "tensor" line each, in return order.
                 assert not view and not values_any and result is None, f"{op} {cid}"
@@ -475,6 +510,7 @@ class Family:
             values_any=c.values_any,
             result=c.result,
             tol=c.tol,
+            seed=c.seed,
         )
 
     def text(self) -> str:
@@ -542,6 +578,7 @@ class Case:
     values_any: bool = False
     result: str | None = None
     tol: tuple[float, float] | None = None
+    seed: int | None = None
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,13 @@
 // view: the same storage seen with other sizes, when strides exist that make that
 // possible without copying; as_strided: any sizes, strides and offset within the storage
-// (both registered for CPU and Meta: they touch no data).
+// (both registered for CPU and Meta: they touch no data); resize_: new sizes in place,
+// the storage grown to hold them.
 #include <optional>
 
 #include "aten/ops/as_strided_native.h"
+#include "aten/ops/resize_native.h"
 #include "aten/ops/view_native.h"
+#include "ops/util/op_utils.h"
 #include "ops/util/view_utils.h"
 #include "runtime/small_vector.h"
 
@@ -48,6 +51,34 @@ Tensor as_strided_tensorimpl(const Tensor& self, IntArrayRef size, IntArrayRef s
                  " requiring a storage size of ", needed, " are out of bounds for storage of size ",
                  available);
   return self.as_strided(size, stride, offset);
+}
+
+// PyTorch's resize_: sizes unchanged keep self's strides; new ones are contiguous, the
+// storage growing (its new elements uninitialized) but never shrinking; a memory format
+// then lays the sizes out again (channels_last for 4 dimensions, channels_last_3d for 5).
+const Tensor& resize_(const Tensor& self, IntArrayRef size,
+                      std::optional<MemoryFormat> memory_format) {
+  for (const int64_t s : size) {
+    SOPS_CHECK_ARG(s >= 0, "size", "numel: integer multiplication overflow: size ", size,
+                   " has a negative dimension");
+  }
+  SOPS_CHECK_ARG(memory_format != MemoryFormat::Preserve, "memory_format",
+                 "Unsupported memory format", MemoryFormat::Preserve);
+  self.resize_(size);
+  if (!memory_format.has_value()) return self;
+  switch (*memory_format) {
+    case MemoryFormat::ChannelsLast:
+      SOPS_CHECK_ARG(size.size() == 4, "memory_format",
+                     "required rank 4 tensor to use channels_last format");
+      break;
+    case MemoryFormat::ChannelsLast3d:
+      SOPS_CHECK_ARG(size.size() == 5, "memory_format",
+                     "required rank 5 tensor to use channels_last_3d format");
+      break;
+    default:
+      return self.as_strided_(size, contiguous_strides(size), self.storage_offset());
+  }
+  return self.as_strided_(size, ops_util::channels_last_strides(size), self.storage_offset());
 }
 
 }  // namespace sops::aten::native
