@@ -31,9 +31,11 @@ from families import (
     indexing,
     linalg,
     normalization,
+    padding,
     pointwise,
     pooling,
     reduction,
+    scatter_reduce,
     scatter_sort,
     shape,
     softmax,
@@ -52,6 +54,7 @@ FAMILIES = [
     *indexing.FAMILIES,
     *statistics.FAMILIES,
     *scatter_sort.FAMILIES,
+    *scatter_reduce.FAMILIES,
     *activation.FAMILIES,
     *reduction.FAMILIES,
     *linalg.FAMILIES,
@@ -66,6 +69,7 @@ FAMILIES = [
     *normalization.FAMILIES,
     *pooling.FAMILIES,
     *convolution.FAMILIES,
+    *padding.FAMILIES,
 ]
 
 _names = [f.name for f in FAMILIES]
