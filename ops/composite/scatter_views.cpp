@@ -1,7 +1,8 @@
 // Composites over views and copies (CompositeExplicitAutograd): diagonal and squeeze.dim
 // (views), copy, slice_scatter and select_scatter (self copied, then src
-// written into the slice or the selected index), and index_put (self copied, then
-// index_put_).
+// written into the slice or the selected index), index_put (self copied, then
+// index_put_) and masked_scatter (self broadcast with mask and copied, then
+// masked_scatter_).
 #include <optional>
 
 #include "aten/ops/clone.h"
@@ -10,6 +11,8 @@
 #include "aten/ops/diagonal_native.h"
 #include "aten/ops/index_put.h"
 #include "aten/ops/index_put_native.h"
+#include "aten/ops/masked_scatter.h"
+#include "aten/ops/masked_scatter_native.h"
 #include "aten/ops/select.h"
 #include "aten/ops/select_scatter_native.h"
 #include "aten/ops/slice.h"
@@ -17,6 +20,7 @@
 #include "aten/ops/squeeze.h"
 #include "aten/ops/squeeze_native.h"
 #include "ops/util/op_utils.h"
+#include "runtime/broadcast.h"
 
 namespace sops::aten::native {
 namespace {
@@ -85,6 +89,15 @@ Tensor index_put(const Tensor& self, IOptTensorListRef indices, const Tensor& va
                  bool accumulate) {
   Tensor result = sops::aten::clone(self);
   return sops::aten::index_put_(result, indices, values, accumulate);
+}
+
+// PyTorch's masked_scatter: self and mask broadcast together (the result has that
+// shape, contiguous), then masked_scatter_ into the copy.
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  const DimVector shape = sops::infer_size(mask.sizes(), self.sizes());
+  Tensor result = sops::aten::clone(self.expand(shape), MemoryFormat::Contiguous);
+  sops::aten::masked_scatter_(result, mask, source);
+  return result;
 }
 
 }  // namespace sops::aten::native

@@ -1,11 +1,12 @@
 // Meta functions of the element-wise activations and clamping (structured_inherits:
-// TensorIteratorBase): gelu, silu, hardsigmoid, hardswish, hardtanh, leaky_relu keep the
+// TensorIteratorBase): elu, gelu, silu, hardsigmoid, hardswish, hardtanh, leaky_relu keep the
 // dtype (a given out must have it; the kernels refuse non-floating dtypes, as PyTorch's
 // do), clamp promotes self with its Scalar bounds.
 #include <optional>
 #include <string_view>
 
 #include "aten/ops/clamp_meta.h"
+#include "aten/ops/elu_meta.h"
 #include "aten/ops/gelu_meta.h"
 #include "aten/ops/hardsigmoid_meta.h"
 #include "aten/ops/hardswish_meta.h"
@@ -20,6 +21,13 @@ namespace sops::aten::meta {
 using ops_util::check_out_dtype;
 
 SOPS_META_FUNC(gelu)(const Tensor& self, std::string_view /*approximate*/) {
+  check_out_dtype(maybe_get_output(), self.scalar_type());
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SOPS_META_FUNC(elu)
+(const Tensor& self, const Scalar& /*alpha*/, const Scalar& /*scale*/,
+ const Scalar& /*input_scale*/) {
   check_out_dtype(maybe_get_output(), self.scalar_type());
   build_borrowing_unary_op(maybe_get_output(), self);
 }

@@ -1,7 +1,11 @@
-// Meta functions of scatter (src and value) and scatter_add (structured): PyTorch's
-// checks of index and src against self, and a result shaped as self.
+// Meta functions of scatter (src and value), scatter_add and scatter_reduce.two
+// (structured): PyTorch's checks of index and src against self, and a result shaped as
+// self.
+#include <string_view>
+
 #include "aten/ops/scatter_add_meta.h"
 #include "aten/ops/scatter_meta.h"
+#include "aten/ops/scatter_reduce_meta.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {
@@ -61,6 +65,17 @@ SOPS_META_FUNC2(scatter, value)
 SOPS_META_FUNC(scatter_add)
 (const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   scatter_checks(*this, self, dim, index, &src, "scatter_add");
+}
+
+// PyTorch's checks name the operator scatter (its shared meta function's name).
+SOPS_META_FUNC2(scatter_reduce, two)
+(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+ bool /*include_self*/) {
+  SOPS_CHECK_ARG(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" ||
+                     reduce == "amin",
+                 "reduce", "reduce argument must be either sum, prod, mean, amax or amin, got ",
+                 reduce);
+  scatter_checks(*this, self, dim, index, &src, "scatter");
 }
 
 }  // namespace sops::aten::meta

@@ -102,6 +102,8 @@ SAME_NAME = (
         "scalar_tensor constant_pad_nd native_layer_norm"
     ).split()
 )
+_REFLECT = ("reflection_pad1d", "reflection_pad2d", "reflection_pad3d")
+_REPLICATE = ("replication_pad1d", "replication_pad2d", "replication_pad3d")
 OPINFOS: dict[str, tuple[str, ...]] = {
     **{name: (name,) for name in SAME_NAME},
     "div.no_rounding_mode": ("div",),
@@ -171,6 +173,12 @@ OPINFOS: dict[str, tuple[str, ...]] = {
     "to": ("_to_copy",),
     **{name: ("_to_copy",) for name in "bool byte char double float int long half".split()},
     "empty": ("empty",),
+    "nn.functional.pad.reflect": _REFLECT,
+    "nn.functional.pad.replicate": _REPLICATE,
+    "nn.functional.pad.replicate_negative": _REPLICATE,
+    "nn.functional.elu": ("elu",),
+    "masked_scatter": ("masked_scatter",),
+    **{f"scatter_reduce.{r}": ("scatter_reduce",) for r in "sum prod mean amax amin".split()},
     # Composites whose samples reach ops of ours that no OpInfo of their own reaches.
     "nn.functional.pad.circular": ("copy",),  # copy_ into slices of a new tensor
     "nn.functional.hinge_embedding_loss": ("fill",),
@@ -211,7 +219,9 @@ EXACT = set(
     "zeros_like ones ones_like full full_like scalar_tensor floor ceil round trunc sign "
     "bitwise_not isnan isinf bitwise_and bitwise_or bitwise_xor maximum minimum fmod "
     "remainder logical_xor gather index_select repeat argmin max min sort topk flip diagonal "
-    "nonzero scatter index_put as_strided slice_scatter select_scatter index".split()
+    "nonzero scatter index_put as_strided slice_scatter select_scatter index "
+    "reflection_pad1d reflection_pad2d reflection_pad3d replication_pad1d replication_pad2d "
+    "replication_pad3d masked_scatter".split()
 )
 
 

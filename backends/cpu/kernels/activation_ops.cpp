@@ -1,7 +1,7 @@
-// CPU kernels of relu, gelu, silu, hardsigmoid, hardswish, hardtanh, leaky_relu and clamp, with
-// PyTorch's formulas. gelu and silu use runtime/vec_math.h's erf, tanh and exp on whole
+// CPU kernels of relu, elu, gelu, silu, hardsigmoid, hardswish, hardtanh, leaky_relu and clamp,
+// with PyTorch's formulas. gelu and silu use runtime/vec_math.h's erf, tanh and exp on whole
 // vectors (std::erf, std::tanh, std::exp on the tails), which differ from PyTorch's in
-// the last bits. Non-floating dtypes get
+// the last bits (elu uses exp as well). Non-floating dtypes get
 // PyTorch's error ("silu_cpu" not implemented for 'Long'), except in clamp and hardtanh.
 //
 // relu and relu_ (unstructured, as in PyTorch): max(x, 0) keeping NaN and -0.0.
@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "aten/ops/clamp_native.h"
+#include "aten/ops/elu_native.h"
 #include "aten/ops/gelu_native.h"
 #include "aten/ops/hardsigmoid_native.h"
 #include "aten/ops/hardswish_native.h"
@@ -89,6 +90,27 @@ SOPS_IMPL_FUNC(silu_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
     sops::cpu_kernel_vec(
         *this, [](scalar_t x) -> scalar_t { return x / (scalar_t(1) + std::exp(-x)); },
         [](V x) SOPS_VEC_LAMBDA -> V { return x / (scalar_t(1) + vec::exp(-x)); });
+  });
+}
+
+// x <= 0 ? (exp(x * input_scale) - 1) * alpha * scale : x * scale (NaN takes the second).
+SOPS_IMPL_FUNC(elu_out)
+(const Tensor& /*self*/, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale,
+ const Tensor& /*out*/) {
+  check_dtype_implemented(dtype(0), dtypes::kFloatingTypes, "elu_cpu", "self");
+  SOPS_DISPATCH_FLOATING_TYPES(dtype(0), "elu", [&] {
+    using V = typename Vec32<scalar_t>::type;
+    const scalar_t neg = scalar_to<scalar_t>(alpha) * scalar_to<scalar_t>(scale);
+    const scalar_t pos = scalar_to<scalar_t>(scale);
+    const scalar_t in = scalar_to<scalar_t>(input_scale);
+    sops::cpu_kernel_vec(
+        *this,
+        [neg, pos, in](scalar_t x) -> scalar_t {
+          return x <= scalar_t(0) ? (std::exp(x * in) - scalar_t(1)) * neg : x * pos;
+        },
+        [neg, pos, in](V x) SOPS_VEC_LAMBDA -> V {
+          return x <= scalar_t(0) ? (vec::exp(x * in) - scalar_t(1)) * neg : x * pos;
+        });
   });
 }
 

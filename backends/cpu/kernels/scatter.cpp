@@ -1,17 +1,22 @@
-// CPU kernels of scatter (src, value), scatter_add, flip and nonzero. scatter writes
-// self's elements to out first (unless out is self), then each index position's value;
-// an index outside its dimension is an error naming it.
+// CPU kernels of scatter (src, value), scatter_add, scatter_reduce, masked_scatter_, flip
+// and nonzero. scatter writes self's elements to out first (unless out is self), then each
+// index position's value; an index outside its dimension is an error naming it.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "aten/ops/empty_like.h"
 #include "aten/ops/flip_native.h"
+#include "aten/ops/masked_scatter_native.h"
 #include "aten/ops/nonzero_native.h"
 #include "aten/ops/scatter_add_native.h"
 #include "aten/ops/scatter_native.h"
+#include "aten/ops/scatter_reduce_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_walk.h"
 #include "runtime/element_cast.h"
@@ -86,6 +91,142 @@ SOPS_IMPL_FUNC(scatter_add)
       }
     });
   });
+}
+
+namespace {
+
+enum class Reduce { kSum, kProd, kMean, kAmax, kAmin };
+
+Reduce reduce_kind(std::string_view reduce) {
+  if (reduce == "sum") return Reduce::kSum;
+  if (reduce == "prod") return Reduce::kProd;
+  if (reduce == "mean") return Reduce::kMean;
+  return reduce == "amax" ? Reduce::kAmax : Reduce::kAmin;  // the meta function checked
+}
+
+// a combined with b by the reduction (bool: sum and amax are "or", prod and amin "and";
+// a NaN wins amax and amin, as in PyTorch).
+template <typename T>
+T combine(Reduce r, T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return (r == Reduce::kProd || r == Reduce::kAmin) ? (a && b) : (a || b);
+  } else {
+    if constexpr (std::is_floating_point_v<T>) {
+      if ((r == Reduce::kAmax || r == Reduce::kAmin) && std::isnan(b)) return b;
+    }
+    switch (r) {
+      case Reduce::kProd:
+        return cpu_util::wrapping_mul(a, b);
+      case Reduce::kAmax:
+        return std::max(a, b);
+      case Reduce::kAmin:
+        return std::min(a, b);
+      default:
+        return cpu_util::wrapping_add(a, b);
+    }
+  }
+}
+
+// What an out position starts from when self is left out (include_self=False).
+template <typename T>
+T identity(Reduce r) {
+  if (r == Reduce::kProd) return T(1);
+  if (r != Reduce::kAmax && r != Reduce::kAmin) return T(0);
+  const bool max = r == Reduce::kAmax;
+  if constexpr (std::numeric_limits<T>::has_infinity) {
+    return max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+  } else {
+    return max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  }
+}
+
+// The number of elements (including skipped ones) that out's offsets reach: one more than
+// its largest offset.
+int64_t offset_extent(const Tensor& t) {
+  int64_t extent = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
+  return t.numel() == 0 ? 0 : extent;
+}
+
+}  // namespace
+
+// PyTorch's scatter_reduce.two: out = self, or the reduction's identity at every position
+// an index reaches (include_self=False), then each src value combined in, in index's
+// row-major order (so along dim, in order: the sums match PyTorch's serial kernel). mean
+// divides by the number of values combined (self counting as one), rounding integers
+// down, as PyTorch's floor division.
+SOPS_IMPL_FUNC(scatter_reduce_two)
+(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+ bool include_self, const Tensor& out) {
+  const Reduce r = reduce_kind(reduce);
+  if (r == Reduce::kMean) {
+    cpu_util::check_dtype_implemented(out.scalar_type(), dtypes::kAllTypes,
+                                      "scatter_gather_tensor_cpu_reduce_mean", "self");
+  }
+  SOPS_DISPATCH_ALL_TYPES_AND_BOOL(out.scalar_type(), "scatter_reduce", [&] {
+    scalar_t* dst = out.data_ptr<scalar_t>();
+    const scalar_t* from = src.data_ptr<scalar_t>();
+    if (!include_self) {
+      const scalar_t start = identity<scalar_t>(r);
+      scatter_walk(self, dim, index, src, out, [&](int64_t o, int64_t) { dst[o] = start; });
+    }
+    std::vector<int64_t> counts(
+        static_cast<std::size_t>(r == Reduce::kMean ? offset_extent(out) : 0), 0);
+    scatter_walk(include_self ? self : out, dim, index, src, out, [&](int64_t o, int64_t s) {
+      dst[o] = combine(r, dst[o], from[s]);
+      if (r == Reduce::kMean) ++counts[static_cast<std::size_t>(o)];
+    });
+    if constexpr (!std::is_same_v<scalar_t, bool>) {
+      if (r != Reduce::kMean || index.numel() == 0) return;
+      walk<1>(out.sizes(), {out.strides()}, [&](const std::array<int64_t, 1>& off) {
+        const int64_t hits = counts[static_cast<std::size_t>(off[0])];
+        if (hits == 0) return;
+        // The count in out's dtype, as PyTorch's (an int8 count of 200 wraps).
+        scalar_t n = static_cast<scalar_t>(hits + (include_self ? 1 : 0));
+        if (n == scalar_t(0)) n = scalar_t(1);
+        if constexpr (std::is_floating_point_v<scalar_t>) {
+          dst[off[0]] = dst[off[0]] / n;
+        } else {
+          dst[off[0]] = cpu_util::div_floor_integer(dst[off[0]], n);
+        }
+      });
+    }
+  });
+}
+
+// PyTorch's masked_scatter_: mask (bool) broadcast to self; self's elements where it is
+// true, in row-major order, take source's elements in its row-major order. Registered for
+// CPU and Meta; on meta tensors only the checks happen (there are no values to count).
+Tensor& masked_scatter_(Tensor& self, const Tensor& mask, const Tensor& source) {
+  check_no_internal_overlap(self, "self");
+  SOPS_CHECK_ARG(self.scalar_type() == source.scalar_type(), "source",
+                 "masked_scatter: expected self and source to have same dtypes but got",
+                 ops_util::aten_name(self.scalar_type()), " and ",
+                 ops_util::aten_name(source.scalar_type()));
+  const Tensor wide_mask = mask.expand(self.sizes());
+  SOPS_CHECK_ARG(mask.scalar_type() == ScalarType::Bool, "mask",
+                 "masked_scatter_ only supports boolean masks, but got mask with dtype ",
+                 ops_util::aten_name(mask.scalar_type()));
+  if (self.is_meta()) return self;
+  const bool* m = wide_mask.data_ptr<bool>();
+  int64_t ones = 0;
+  walk<1>(self.sizes(), {wide_mask.strides()},
+          [&](const std::array<int64_t, 1>& off) { ones += m[off[0]] ? 1 : 0; });
+  SOPS_CHECK_ARG(source.numel() >= ones, "source",
+                 "Number of elements of source < number of ones in mask");
+  if (ones == 0) return self;
+  const Tensor flat = cpu_util::contiguous_of(source);
+  const int64_t elem = static_cast<int64_t>(self.element_size());
+  const auto* from = static_cast<const char*>(flat.data_ptr());
+  auto* dst = static_cast<char*>(self.data_ptr());
+  int64_t next = 0;
+  walk<2>(self.sizes(), {self.strides(), wide_mask.strides()},
+          [&](const std::array<int64_t, 2>& off) {
+            if (!m[off[1]]) return;
+            copy_element(dst + off[0] * elem, from + next * elem, elem);
+            ++next;
+          });
+  return self;
 }
 
 // self reversed along each of `dims` (registered for CPU and Meta).

@@ -31,10 +31,12 @@ from families import (
     indexing,
     linalg,
     normalization,
+    padding,
     pointwise,
     pooling,
     random,
     reduction,
+    scatter_reduce,
     scatter_sort,
     shape,
     softmax,
@@ -53,6 +55,7 @@ FAMILIES = [
     *indexing.FAMILIES,
     *statistics.FAMILIES,
     *scatter_sort.FAMILIES,
+    *scatter_reduce.FAMILIES,
     *activation.FAMILIES,
     *reduction.FAMILIES,
     *linalg.FAMILIES,
@@ -68,6 +71,7 @@ FAMILIES = [
     *normalization.FAMILIES,
     *pooling.FAMILIES,
     *convolution.FAMILIES,
+    *padding.FAMILIES,
 ]
 
 _names = [f.name for f in FAMILIES]

@@ -1,8 +1,8 @@
-"""Unary activation ops: relu (and relu_), and the structured activations gelu, silu,
+"""Unary activation ops: relu (and relu_), and the structured activations elu, gelu, silu,
 hardsigmoid, hardswish, leaky_relu (floating dtypes only), hardtanh and clamp (every
 numeric dtype), each with its functional, inplace and out= overloads.
 
-gelu and silu are computed by PyTorch with vectorized erf/tanh/exp, so their floating
+elu, gelu and silu are computed by PyTorch with vectorized erf/tanh/exp, so their floating
 cases carry a tolerance (`tol`); the others are exact.
 """
 
@@ -96,6 +96,14 @@ ACTIVATIONS = [
         {F32: (2e-6, 1e-6), F64: (1e-14, 1e-15)},
     ),
     Activation("silu", "silu_cpu", (), True),
+    # exp(x) - 1 cancels near 0: the error is absolute.
+    Activation(
+        "elu",
+        "elu_cpu",
+        (("alpha", 1.0), ("scale", 1.0), ("input_scale", 1.0)),
+        True,
+        {F32: (2e-6, 1e-6), F64: (1e-14, 1e-15)},
+    ),
     Activation("hardsigmoid", "hardsigmoid_cpu"),
     Activation("hardswish", "hardswish_cpu"),
     Activation("leaky_relu", "leaky_relu_cpu", (("negative_slope", 0.01),)),
@@ -173,6 +181,31 @@ def activation_cases(a: Activation) -> Iterator[Case]:
         fn(F32, (2, 3), out=(F64, (2, 3))),
         error="Found dtype Double but expected Float",
     )
+    if a.name == "elu":
+        # alpha, scale and input_scale apart (SELU's constants, a negative alpha).
+        selu = {"alpha": 1.6732632423543772, "scale": 1.0507009873554805}
+        for d in (F32, F64):
+            yield Case(op, f"{dn(d)}_selu", fn(d, (3, 4), **selu), tol=tol(d))
+        yield Case(
+            op,
+            "float32_input_scale",
+            fn(F32, (len(SPECIAL),), vals=SPECIAL, alpha=0.5, input_scale=2.0),
+            tol=tol(F32),
+        )
+        yield Case(
+            op_in,
+            "float64_inplace_negative_alpha",
+            fn(F64, (2, 5), alpha=-0.5),
+            result="self",
+            tol=tol(F64),
+        )
+        yield Case(
+            op_out,
+            "float32_out_scales",
+            fn(F32, (2, 3), out=(F32, (0,)), alpha=2.0, scale=0.5, input_scale=1.5),
+            result="out",
+            tol=tol(F32),
+        )
     if a.name == "gelu":
         for d in (F32, F64):
             yield Case(op, f"{dn(d)}_tanh", fn(d, (2, 3), approximate="tanh"), tol=tol(d))
