@@ -22,6 +22,7 @@ from families import (
     activation,
     arithmetic,
     binary,
+    col2im,
     comparison,
     convolution,
     copies,
@@ -33,6 +34,8 @@ from families import (
     normalization,
     pointwise,
     pooling,
+    pooling1d,
+    pooling3d,
     reduction,
     scatter_sort,
     shape,
@@ -65,6 +68,9 @@ FAMILIES = [
     *softmax.FAMILIES,
     *normalization.FAMILIES,
     *pooling.FAMILIES,
+    *pooling1d.FAMILIES,
+    *pooling3d.FAMILIES,
+    *col2im.FAMILIES,
     *convolution.FAMILIES,
 ]
 
