@@ -167,7 +167,8 @@ void max_pool3d_into(const Tensor& input, IntArrayRef kernel_size, IntArrayRef s
                  ops_util::aten_name(input.scalar_type()), " but found ",
                  ops_util::aten_name(out.scalar_type()));
   SOPS_CHECK_ARG(indices.scalar_type() == ScalarType::Long, "indices",
-                 "expected scalar type Long but found ", ops_util::aten_name(indices.scalar_type()));
+                 "expected scalar type Long but found ",
+                 ops_util::aten_name(indices.scalar_type()));
   if (out.numel() == 0) return;
   const Tensor x = channels_last ? input : cpu_util::contiguous_of(input);
   SOPS_DISPATCH_TYPES(ops_util::kMaxPool3dTypes, input.scalar_type(), name, [&] {

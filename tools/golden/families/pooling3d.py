@@ -174,7 +174,6 @@ def max_pool3d_cases() -> Iterator[Case]:
         error="Given input size: (2x1x5x5). Calculated output size: (2x0x2x2). Output size is too small",
     )
 
-
     def fn_out(out_dtype, indices_dtype):
         return lambda r: [
             *fn(F32, (1, 2, 4, 4, 4), [2])(r),
