@@ -83,7 +83,7 @@ TOL = {torch.float32: (1.3e-6, 1e-5), torch.float64: (1e-10, 1e-10)}
 # cancels keeps the rounding error of its largest terms, so the absolute part is larger.
 ACCUMULATE = set(
     "convolution mm bmm addmm linear sum mean native_layer_norm avg_pool2d "
-    "_adaptive_avg_pool2d _softmax _log_softmax".split()
+    "_adaptive_avg_pool2d avg_pool3d _adaptive_avg_pool3d _softmax _log_softmax".split()
 )
 TOL_ACCUMULATE = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-10, 1e-10)}
 
@@ -156,6 +156,9 @@ OPINFOS: dict[str, tuple[str, ...]] = {
     "nn.functional.group_norm": ("native_group_norm",),
     "nn.functional.interpolate.bilinear": ("upsample_bilinear2d",),
     "nn.functional.upsample_bilinear": ("upsample_bilinear2d",),
+    "nn.functional.avg_pool3d": ("avg_pool3d",),
+    "nn.functional.max_pool3d": ("max_pool3d_with_indices",),
+    "nn.functional.adaptive_avg_pool3d": ("_adaptive_avg_pool3d",),
     "take_along_dim": ("gather",),
     "all": ("any", "logical_not"),
     "masked_fill": ("where", "index_put"),
@@ -215,7 +218,7 @@ EXACT = set(
     "abs neg relu hardtanh clamp eq ne lt le gt ge logical_not logical_and logical_or where "
     "amax amin argmax any mul div expand permute view _unsafe_view reshape unsqueeze squeeze "
     "select slice split split_with_sizes cat clone _to_copy constant_pad_nd embedding "
-    "max_pool2d_with_indices upsample_nearest1d upsample_nearest2d empty empty_like zeros "
+    "max_pool2d_with_indices max_pool3d_with_indices upsample_nearest1d upsample_nearest2d empty empty_like zeros "
     "zeros_like ones ones_like full full_like scalar_tensor floor ceil round trunc sign "
     "bitwise_not isnan isinf bitwise_and bitwise_or bitwise_xor maximum minimum fmod "
     "remainder logical_xor gather index_select repeat argmin max min sort topk flip diagonal "
