@@ -83,7 +83,8 @@ TOL = {torch.float32: (1.3e-6, 1e-5), torch.float64: (1e-10, 1e-10)}
 # cancels keeps the rounding error of its largest terms, so the absolute part is larger.
 ACCUMULATE = set(
     "convolution mm bmm addmm linear sum mean native_layer_norm avg_pool2d "
-    "_adaptive_avg_pool2d _softmax _log_softmax".split()
+    "_adaptive_avg_pool2d _softmax _log_softmax _cdist_forward _pdist_forward "
+    "grid_sampler_2d".split()
 )
 TOL_ACCUMULATE = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-10, 1e-10)}
 
@@ -132,6 +133,9 @@ OPINFOS: dict[str, tuple[str, ...]] = {
     "nn.functional.conv2d": ("convolution",),
     "nn.functional.conv_transpose2d": ("convolution",),
     "nn.functional.embedding": ("embedding",),
+    "nn.functional.grid_sample": ("grid_sampler_2d",),
+    "cdist": ("_cdist_forward",),
+    "nn.functional.pdist": ("_pdist_forward",),
     "nn.functional.interpolate.nearest": ("upsample_nearest1d", "upsample_nearest2d"),
     "nn.functional.upsample_nearest": ("upsample_nearest1d", "upsample_nearest2d"),
     "nn.functional.pad.constant": ("constant_pad_nd",),

@@ -26,6 +26,7 @@ from families import (
     convolution,
     copies,
     copy_fill,
+    distance,
     embedding,
     factory,
     indexing,
@@ -34,6 +35,7 @@ from families import (
     pointwise,
     pooling,
     reduction,
+    sampling,
     scatter_sort,
     shape,
     softmax,
@@ -66,6 +68,8 @@ FAMILIES = [
     *normalization.FAMILIES,
     *pooling.FAMILIES,
     *convolution.FAMILIES,
+    *sampling.FAMILIES,
+    *distance.FAMILIES,
 ]
 
 _names = [f.name for f in FAMILIES]
