@@ -104,30 +104,39 @@ inline void check_per_channel(const Tensor* t, int64_t channels, std::string_vie
                  " elements not ", t->numel());
 }
 
-// _native_batch_norm_legit_no_training's outputs, checked and allocated on input's device:
-// out (input's sizes, channels-last when input is), and save_mean and save_var, empty (the
-// running statistics are used, none are computed). `device` names the kernel's device in
-// the mixed-dtype message, as for layer norm.
+// Batch norm's outputs, checked and allocated on input's device: out (input's sizes,
+// channels-last when input is), and save_mean and save_var of `stats` elements (0 where
+// the running statistics are used, none computed; the channels in training). `device`
+// names the kernel's device in the mixed-dtype message, as for layer norm. The running
+// statistics may be absent (nullptr: _native_batch_norm_legit.no_stats).
 struct BatchNormOutputs {
   Tensor out, save_mean, save_var;
 };
 
 inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
-                                           const Tensor* bias, const Tensor& running_mean,
-                                           const Tensor& running_var, std::string_view device) {
+                                           const Tensor* bias, const Tensor* running_mean,
+                                           const Tensor* running_var, bool training,
+                                           std::string_view device) {
   const int64_t channels = input.size(wrap_dim(1, input.dim(), "input"));
-  check_parameter_dtypes(input, {weight, bias, &running_mean, &running_var}, device);
+  check_parameter_dtypes(input, {weight, bias, running_mean, running_var}, device);
   check_per_channel(weight, channels, "weight");
   check_per_channel(bias, channels, "bias");
-  check_per_channel(&running_mean, channels, "running_mean");
-  check_per_channel(&running_var, channels, "running_var");
+  check_per_channel(running_mean, channels, "running_mean");
+  check_per_channel(running_var, channels, "running_var");
   const DimVector strides = strides_for(input.sizes(), suggest_memory_format(input));
   BatchNormOutputs result;
   result.out = strides.empty() ? sops::empty(input.sizes(), input.options())
                                : sops::empty_strided(input.sizes(), strides, input.options());
-  result.save_mean = sops::empty({0}, input.options());
-  result.save_var = sops::empty({0}, input.options());
+  result.save_mean = sops::empty({training ? channels : 0}, input.options());
+  result.save_var = sops::empty({training ? channels : 0}, input.options());
   return result;
+}
+
+// _native_batch_norm_legit_no_training's: the running statistics used, none computed.
+inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
+                                           const Tensor* bias, const Tensor& running_mean,
+                                           const Tensor& running_var, std::string_view device) {
+  return batch_norm_outputs(input, weight, bias, &running_mean, &running_var, false, device);
 }
 
 // embedding's result, checked and allocated on weight's device: indices.sizes() +
@@ -142,6 +151,40 @@ inline Tensor embedding_output(const Tensor& weight, const Tensor& indices) {
   DimVector sizes(indices.sizes());
   sizes.push_back(weight.size(1));
   return sops::empty(sizes, weight.options());
+}
+
+// grid_sampler_2d's result, checked and allocated on input's device: [N, C, H_out, W_out]
+// for input [N, C, H, W] and grid [N, H_out, W_out, 2], with PyTorch's checks in its order
+// (the dtypes are the kernel's: the dtype support first, then grid's dtype).
+inline Tensor grid_sampler_2d_output(const Tensor& input, const Tensor& grid,
+                                     int64_t interpolation_mode, int64_t padding_mode) {
+  SOPS_CHECK_ARG(input.dim() >= 1 && grid.dim() >= 1 && input.size(0) == grid.size(0), "grid",
+                 "grid_sampler(): expected grid and input to have same batch size, but got "
+                 "input with sizes ",
+                 input.sizes(), " and grid with sizes ", grid.sizes());
+  SOPS_CHECK_ARG(grid.size(grid.dim() - 1) == input.dim() - 2, "grid",
+                 "grid_sampler(): expected grid to have size ", input.dim() - 2,
+                 " in last dimension, but got grid with sizes ", grid.sizes());
+  for (int64_t d = 2; d < input.dim(); ++d) {
+    SOPS_CHECK_ARG(input.size(d) > 0, "input",
+                   "grid_sampler(): expected input to have non-empty spatial dimensions, but "
+                   "input has sizes ",
+                   input.sizes(), " with dimension ", d, " being empty");
+  }
+  SOPS_CHECK_ARG(input.dim() == 4 && grid.dim() == 4, "input",
+                 "grid_sampler(): expected 4D input and grid with same number of dimensions, "
+                 "but got input with sizes ",
+                 input.sizes(), " and grid with sizes ", grid.sizes());
+  // PyTorch leaves the result unwritten for another mode; sops refuses it.
+  SOPS_CHECK_ARG(interpolation_mode >= 0 && interpolation_mode <= 2, "interpolation_mode",
+                 "grid_sampler(): expected interpolation_mode 0 (bilinear), 1 (nearest) or 2 "
+                 "(bicubic), but got ",
+                 interpolation_mode);
+  SOPS_CHECK_ARG(padding_mode >= 0 && padding_mode <= 2, "padding_mode",
+                 "grid_sampler(): expected padding_mode 0 (zeros), 1 (border) or 2 "
+                 "(reflection), but got ",
+                 padding_mode);
+  return sops::empty({input.size(0), input.size(1), grid.size(1), grid.size(2)}, input.options());
 }
 
 }  // namespace sops::aten::ops_util

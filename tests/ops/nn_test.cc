@@ -2,8 +2,10 @@
 // to 60 elements; the limit is now 10,000): convolution, max_pool2d, softmax and
 // layer_norm against direct loops in double, so that im2col / col2im, the depthwise loop,
 // the vector loops and their tails and the split over threads are exercised at realistic
-// sizes and on 2 threads; and the output strides of every nn golden case (channels-last
-// kept) through the boxed registry.
+// sizes and on 2 threads; the output strides of every nn golden case (channels-last
+// kept) through the boxed registry; training batch norm's in-place update of the running
+// statistics (which the golden runner does not see), and the inputs sops refuses where
+// PyTorch's kernels read past their tensors or leave the result unwritten.
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -305,6 +307,70 @@ TEST(NnTest, OutputStridesMatchPyTorch) {
       }
     }
   }
+}
+
+TEST(NnTest, TrainingBatchNormUpdatesTheRunningStatisticsInPlace) {
+  const Tensor x = random_tensor({4, 3, 5}, ScalarType::Double, 7);
+  Tensor running_mean = sops::aten::zeros({3}, ScalarType::Double);
+  Tensor running_var = sops::aten::ones({3}, ScalarType::Double);
+  const auto [out, save_mean, save_invstd] = sops::aten::_native_batch_norm_legit(
+      x, std::nullopt, std::nullopt, running_mean, running_var, true, 0.25, 1e-5);
+  for (int64_t c = 0; c < 3; ++c) {
+    double sum = 0, squares = 0;
+    for (int64_t n = 0; n < 4; ++n)
+      for (int64_t i = 0; i < 5; ++i) sum += at(x, {n, c, i});
+    const double mean = sum / 20;
+    for (int64_t n = 0; n < 4; ++n)
+      for (int64_t i = 0; i < 5; ++i)
+        squares += (at(x, {n, c, i}) - mean) * (at(x, {n, c, i}) - mean);
+    EXPECT_NEAR(at(save_mean, {c}), mean, 1e-12);
+    EXPECT_NEAR(at(save_invstd, {c}), 1 / std::sqrt(squares / 20 + 1e-5), 1e-12);
+    EXPECT_NEAR(at(running_mean, {c}), 0.25 * mean, 1e-12);
+    EXPECT_NEAR(at(running_var, {c}), 0.75 + 0.25 * squares / 19, 1e-12);
+    EXPECT_NEAR(at(out, {1, c, 2}), (at(x, {1, c, 2}) - mean) * at(save_invstd, {c}), 1e-12);
+  }
+  // Inference reads the running statistics and leaves them alone.
+  const Tensor before = sops::aten::clone(running_mean);
+  sops::aten::_native_batch_norm_legit(x, std::nullopt, std::nullopt, running_mean, running_var,
+                                       false, 0.25, 1e-5);
+  EXPECT_EQ(at(running_mean, {1}), at(before, {1}));
+}
+
+TEST(NnTest, RefusesWhatPyTorchsKernelsDoNotCheck) {
+  const Tensor x = random_tensor({2, 3, 4}, ScalarType::Float, 3);
+  Tensor four = sops::aten::zeros({4}, ScalarType::Float);
+  Tensor three = sops::aten::ones({3}, ScalarType::Float);
+  EXPECT_TRUE(throws_error(
+      [&] {
+        sops::aten::_native_batch_norm_legit(x, std::nullopt, std::nullopt, four, three, true, 0.1,
+                                             1e-5);
+      },
+      "running_mean should contain 3 elements not 4"));
+  EXPECT_TRUE(throws_error(
+      [&] {
+        sops::aten::_native_batch_norm_legit(x, std::nullopt, std::nullopt, false, 0.1, 1e-5);
+      },
+      "running_mean must be defined in evaluation mode"));
+  const Tensor image = random_tensor({1, 2, 3, 3}, ScalarType::Float, 4);
+  const Tensor grid = random_tensor({1, 2, 2, 2}, ScalarType::Float, 5);
+  EXPECT_TRUE(throws_error([&] { sops::aten::grid_sampler_2d(image, grid, 3, 0, false); },
+                           "expected interpolation_mode 0 (bilinear)"));
+  EXPECT_TRUE(throws_error([&] { sops::aten::grid_sampler_2d(image, grid, 0, -1, false); },
+                           "expected padding_mode 0 (zeros)"));
+  EXPECT_TRUE(throws_error([&] { sops::aten::_pdist_forward(x, 2); },
+                           "pdist only supports 2D tensors, got: 3D"));
+  EXPECT_TRUE(throws_error(
+      [&] { sops::aten::_pdist_forward(random_tensor({3, 1}, ScalarType::Float, 8), -1); },
+      "pdist only supports non-negative p values"));
+  const Tensor weight = random_tensor({5, 2}, ScalarType::Float, 6);
+  const Tensor indices = sops::aten::zeros({2, 2}, ScalarType::Long);
+  const Tensor offsets = sops::aten::zeros({1}, ScalarType::Long);
+  EXPECT_TRUE(throws_error(
+      [&] {
+        sops::aten::_embedding_bag(weight, indices, offsets, false, 0, false, std::nullopt, false,
+                                   -1);
+      },
+      "expected 1-D indices"));
 }
 
 }  // namespace

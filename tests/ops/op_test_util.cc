@@ -391,7 +391,11 @@ Stack stack_of(const golden::GoldenCase& c, const FunctionSchema& schema, Device
 
 int64_t written_argument(const FunctionSchema& schema) {
   for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
-    if (schema.arguments[i].is_write()) return static_cast<int64_t>(i);
+    const ArgumentSchema& a = schema.arguments[i];
+    if (!a.is_write()) continue;
+    for (const ReturnSchema& r : schema.returns) {
+      if (r.alias == a.alias) return static_cast<int64_t>(i);
+    }
   }
   return -1;
 }

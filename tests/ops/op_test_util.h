@@ -51,7 +51,9 @@ Value to_value(const golden::GoldenCase& c, const golden::GoldenArg& a, const Ar
                Device device);
 // The case's arguments in schema order; trailing ones the case leaves out get defaults.
 Stack stack_of(const golden::GoldenCase& c, const FunctionSchema& schema, Device device);
-// The index of the schema's first written argument (out=, inplace self), or -1.
+// The index of the schema's first written argument that it returns (out=, inplace self), or
+// -1 (a functional op, or one that only updates an argument in place, as batch norm's
+// running statistics).
 int64_t written_argument(const FunctionSchema& schema);
 
 // A result against the expectation: dtype, sizes, values (and, when asked, strides of the

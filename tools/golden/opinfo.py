@@ -83,7 +83,8 @@ TOL = {torch.float32: (1.3e-6, 1e-5), torch.float64: (1e-10, 1e-10)}
 # cancels keeps the rounding error of its largest terms, so the absolute part is larger.
 ACCUMULATE = set(
     "convolution mm bmm addmm linear sum mean native_layer_norm avg_pool2d "
-    "_adaptive_avg_pool2d avg_pool3d _adaptive_avg_pool3d _softmax _log_softmax".split()
+    "_adaptive_avg_pool2d avg_pool3d _adaptive_avg_pool3d _softmax _log_softmax _cdist_forward "
+    "_pdist_forward _native_batch_norm_legit grid_sampler_2d".split()
 )
 TOL_ACCUMULATE = {torch.float32: (1e-5, 1e-4), torch.float64: (1e-10, 1e-10)}
 
@@ -126,7 +127,10 @@ OPINFOS: dict[str, tuple[str, ...]] = {
     "log_softmax": ("_log_softmax",),
     "log_softmax.with_dtype": ("_log_softmax",),
     "nn.functional.layer_norm": ("native_layer_norm",),
-    "nn.functional.batch_norm": ("_native_batch_norm_legit_no_training",),
+    "nn.functional.batch_norm": (
+        "_native_batch_norm_legit_no_training",
+        "_native_batch_norm_legit",
+    ),
     "nn.functional.max_pool2d": ("max_pool2d_with_indices",),
     "nn.functional.avg_pool2d": ("avg_pool2d",),
     "nn.functional.adaptive_avg_pool2d": ("adaptive_avg_pool2d", "_adaptive_avg_pool2d"),
@@ -134,6 +138,9 @@ OPINFOS: dict[str, tuple[str, ...]] = {
     "nn.functional.conv2d": ("convolution",),
     "nn.functional.conv_transpose2d": ("convolution",),
     "nn.functional.embedding": ("embedding",),
+    "nn.functional.grid_sample": ("grid_sampler_2d",),
+    "cdist": ("_cdist_forward",),
+    "nn.functional.pdist": ("_pdist_forward",),
     "nn.functional.interpolate.nearest": ("upsample_nearest1d", "upsample_nearest2d"),
     "nn.functional.upsample_nearest": ("upsample_nearest1d", "upsample_nearest2d"),
     "nn.functional.pad.constant": ("constant_pad_nd",),
@@ -251,6 +258,18 @@ def packet(overload: str) -> str:
     """`add_.Tensor` -> `add`: the aten name without overload and inplace underscore."""
     base = overload.split(".")[0]
     return base[:-1] if base.endswith("_") and not base.startswith("_") else base
+
+
+def _legit_batch_norm(args, kwargs) -> str:
+    """native_batch_norm's call as the _native_batch_norm_legit overload it equals (the same
+    arguments and results; without running statistics, .no_stats)."""
+    stats = args[3] if len(args) > 3 else kwargs.get("running_mean")
+    return "_native_batch_norm_legit" + (".no_stats" if stats is None else "")
+
+
+# Calls recorded as another overload of ours with the same arguments and results: PyTorch's
+# eager batch norm calls native_batch_norm, which sops has as _native_batch_norm_legit.
+STAND_INS: dict[str, Callable] = {"native_batch_norm": _legit_batch_norm}
 
 
 def overload_name(func) -> str:
@@ -391,6 +410,9 @@ class _Recorder(TorchDispatchMode):
         kwargs = kwargs or {}
         name = overload_name(func)
         call = None
+        stand_in = STAND_INS.get(name)
+        if stand_in is not None:
+            name = stand_in(args, kwargs)
         if name in self.keep:
             try:
                 raw = []
@@ -403,6 +425,8 @@ class _Recorder(TorchDispatchMode):
                         raw.append((a, a.default_value))
                     else:
                         raise Skip("an argument without a value")
+                if name == "_native_batch_norm_legit.no_stats":
+                    raw = [(a, v) for a, v in raw if a.name not in ("running_mean", "running_var")]
                 written = [
                     v.untyped_storage().data_ptr()
                     for a, v in raw

@@ -1,5 +1,5 @@
-// CPU kernels of native_layer_norm, native_group_norm and _native_batch_norm_legit_no_training
-// (float32 and float64, as PyTorch's CPU kernels; float32 accumulates in float). Both are
+// CPU kernels of native_layer_norm and native_group_norm (float32 and float64, as PyTorch's
+// CPU kernels; float32 accumulates in float; batch norm's are in batch_norm.cpp). Both are
 // registered for meta tensors too (CPU and Meta): there only the checks and the output shapes
 // happen (ops/util/nn_utils.h, shared with the CUDA kernels).
 #include <cmath>
@@ -8,7 +8,6 @@
 #include <tuple>
 #include <vector>
 
-#include "aten/ops/_native_batch_norm_legit_no_training_native.h"
 #include "aten/ops/native_group_norm_native.h"
 #include "aten/ops/native_layer_norm_native.h"
 #include "backends/cpu/cpu_utils.h"
@@ -270,114 +269,6 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
   });
   if (channels_last) cpu_util::copy_cast(out, y);
   return {out, mean, rstd};
-}
-
-namespace {
-
-// Rows [begin, end): y[r, i] = x[r, i] * a[r % C] + b[r % C] over rows of `inner`
-// (contiguous NC...: one row per plane), or, channels-last (inner == C, one row per
-// pixel), y[r, c] = x[r, c] * a[c] + b[c].
-template <typename T, int B>
-SOPS_ALWAYS_INLINE void batch_norm_rows(const T* x, T* y, const T* alpha, const T* beta,
-                                        int64_t channels, int64_t inner, bool channels_last,
-                                        int64_t begin, int64_t end) {
-  constexpr int64_t L = vec::Vec<T, B>::kLanes;
-  for (int64_t r = begin; r < end; ++r) {
-    const T* xr = x + r * inner;
-    T* yr = y + r * inner;
-    int64_t i = 0;
-    if (channels_last) {
-      for (; i + L <= inner; i += L) {
-        vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * vec::load<T, B>(alpha + i) +
-                                     vec::load<T, B>(beta + i));
-      }
-      for (; i < inner; ++i) yr[i] = xr[i] * alpha[i] + beta[i];
-    } else {
-      const T a = alpha[r % channels], b = beta[r % channels];
-      const vec_t<T, B> av = vec::splat<T, B>(a), bv = vec::splat<T, B>(b);
-      for (; i + L <= inner; i += L) vec::store<T, B>(yr + i, vec::load<T, B>(xr + i) * av + bv);
-      for (; i < inner; ++i) yr[i] = xr[i] * a + b;
-    }
-  }
-}
-
-template <typename T>
-void batch_norm_rows_sse(const T* x, T* y, const T* alpha, const T* beta, int64_t channels,
-                         int64_t inner, bool channels_last, int64_t begin, int64_t end) {
-  batch_norm_rows<T, 16>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
-}
-#if SOPS_HAVE_AVX2_CLONES
-template <typename T>
-SOPS_KERNEL_AVX2 void batch_norm_rows_avx2(const T* x, T* y, const T* alpha, const T* beta,
-                                           int64_t channels, int64_t inner, bool channels_last,
-                                           int64_t begin, int64_t end) {
-  batch_norm_rows<T, 32>(x, y, alpha, beta, channels, inner, channels_last, begin, end);
-}
-#endif
-
-// y = x * alpha[c] + beta[c] for x of [batch, channels, inner] (or channels-last).
-template <typename T>
-void batch_norm_apply(const T* x, T* y, const T* alpha, const T* beta, int64_t batch,
-                      int64_t channels, int64_t inner, bool channels_last) {
-  const int64_t rows = channels_last ? batch * inner : batch * channels;
-  const int64_t row = channels_last ? channels : inner;
-  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(row, 1));
-  const bool avx2 = sops::cpu_has_avx2();
-  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-#if SOPS_HAVE_AVX2_CLONES
-    if (avx2)
-      return batch_norm_rows_avx2<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
-#endif
-    (void)avx2;
-    batch_norm_rows_sse<T>(x, y, alpha, beta, channels, row, channels_last, begin, end);
-  });
-}
-
-template <typename T>
-std::vector<T> values_of(const Tensor& t) {
-  std::vector<T> v(static_cast<std::size_t>(t.numel()));
-  const T* p = t.data_ptr<T>();
-  for (int64_t i = 0; i < t.numel(); ++i) v[static_cast<std::size_t>(i)] = p[i * t.stride(0)];
-  return v;
-}
-
-}  // namespace
-
-std::tuple<Tensor, Tensor, Tensor> _batch_norm_legit_no_training(
-    const Tensor& input, const std::optional<Tensor>& weight_opt,
-    const std::optional<Tensor>& bias_opt, const Tensor& running_mean, const Tensor& running_var,
-    double /*momentum*/, double eps) {
-  const Tensor* weight = defined_or_null(weight_opt);
-  const Tensor* bias = defined_or_null(bias_opt);
-  const ops_util::BatchNormOutputs result =
-      ops_util::batch_norm_outputs(input, weight, bias, running_mean, running_var, "CPU");
-  const Tensor& out = result.out;
-  const Tensor& save_mean = result.save_mean;
-  const Tensor& save_var = result.save_var;
-  if (input.is_meta()) return {out, save_mean, save_var};
-  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "batch_norm");
-  if (input.numel() == 0) return {out, save_mean, save_var};
-  const bool channels_last = ops_util::suggest_memory_format(input) != MemoryFormat::Contiguous;
-  const Tensor x = channels_last ? input : cpu_util::contiguous_of(input);
-  const int64_t batch = input.size(0);
-  const int64_t channels = input.size(1);
-  const int64_t inner = input.numel() / (batch * channels);
-  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm", [&] {
-    using T = scalar_t;
-    const std::vector<T> mean = values_of<T>(running_mean);
-    const std::vector<T> var = values_of<T>(running_var);
-    const std::vector<T> w = weight != nullptr ? values_of<T>(*weight) : std::vector<T>();
-    const std::vector<T> b = bias != nullptr ? values_of<T>(*bias) : std::vector<T>();
-    std::vector<T> alpha(static_cast<std::size_t>(channels)), beta(alpha.size());
-    for (std::size_t c = 0; c < alpha.size(); ++c) {
-      const T invstd = T(1) / std::sqrt(var[c] + static_cast<T>(eps));
-      alpha[c] = w.empty() ? invstd : invstd * w[c];
-      beta[c] = (b.empty() ? T(0) : b[c]) - mean[c] * alpha[c];
-    }
-    batch_norm_apply<T>(x.data_ptr<T>(), out.data_ptr<T>(), alpha.data(), beta.data(), batch,
-                        channels, inner, channels_last);
-  });
-  return {out, save_mean, save_var};
 }
 
 }  // namespace sops::aten::native

@@ -27,6 +27,7 @@ from families import (
     convolution,
     copies,
     copy_fill,
+    distance,
     embedding,
     factory,
     indexing,
@@ -40,6 +41,7 @@ from families import (
     random,
     reduction,
     scatter_reduce,
+    sampling,
     scatter_sort,
     shape,
     softmax,
@@ -78,6 +80,8 @@ FAMILIES = [
     *col2im.FAMILIES,
     *convolution.FAMILIES,
     *padding.FAMILIES,
+    *sampling.FAMILIES,
+    *distance.FAMILIES,
 ]
 
 _names = [f.name for f in FAMILIES]

@@ -1,13 +1,35 @@
 """embedding: rows of a 2-d weight picked by int64/int32 indices (forward only; padding_idx,
 scale_grad_by_freq and sparse do not change the result). The weight only moves storage, so
 all nine dtypes; embedding.out is derived by the runner.
+
+_embedding_bag: bags of those rows summed (times per_sample_weights), averaged or maxed,
+with its four results (output, offset2bag, bag_size, max_indices) as PyTorch's CPU kernel
+returns them: float32 weights with dense rows and no padding_idx take PyTorch's fast path,
+the others its general one (the two differ in offset2bag and in include_last_offset's last
+bag), so the cases cover both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from golden_format import ALL9, F32, F64, I8, I32, I64, B, Bool, Case, FamilyInfo, Int, dn
+from golden_format import (
+    ALL7,
+    ALL9,
+    F32,
+    F64,
+    I8,
+    I32,
+    I64,
+    NONE,
+    TORCH_MESSAGE,
+    B,
+    Bool,
+    Case,
+    FamilyInfo,
+    Int,
+    dn,
+)
 
 
 def embedding_cases() -> Iterator[Case]:
@@ -93,6 +115,91 @@ def embedding_cases() -> Iterator[Case]:
     )
 
 
+def embedding_bag_cases() -> Iterator[Case]:
+    """Cases of _embedding_bag: modes sum/mean/max, include_last_offset, per_sample_weights,
+    padding_idx, both of PyTorch's paths, index dtypes and layouts, errors."""
+    EB = "_embedding_bag"
+    IDX = [0, 2, 1, 4, 2, 3, 0]
+
+    def fn(
+        wd,
+        mode=0,
+        idx=IDX,
+        offs=(0, 2, 2, 5),
+        last=False,
+        psw=False,
+        pad=-1,
+        wshape=(5, 3),
+        wl="contig",
+        it=I64,
+        ot=I64,
+        il="contig",
+        pd=None,
+        psn=None,
+    ):
+        def build(r):
+            n = len(idx)
+            return [
+                ("weight", r.t(wd, wshape, wl)),
+                ("indices", r.t(it, (n,), il, vals=list(idx))),
+                ("offsets", r.t(ot, (len(offs),), vals=list(offs))),
+                ("scale_grad_by_freq", Bool(False)),
+                ("mode", Int(mode)),
+                ("sparse", Bool(False)),
+                ("per_sample_weights", r.t(pd or wd, (psn or n,)) if psw else NONE),
+                ("include_last_offset", Bool(last)),
+                ("padding_idx", Int(pad)),
+            ]
+
+        return build
+
+    names = {0: "sum", 1: "mean", 2: "max"}
+    for d in ALL7:
+        yield Case(EB, dn(d), fn(d), error=TORCH_MESSAGE)
+    for d in (F32, F64):
+        for mode, m in names.items():
+            yield Case(EB, f"{dn(d)}_{m}", fn(d, mode))
+            yield Case(EB, f"{dn(d)}_{m}_last", fn(d, mode, offs=(0, 2, 3, 5), last=True))
+            yield Case(EB, f"{dn(d)}_{m}_last_full", fn(d, mode, offs=(0, 3, 7), last=True))
+            yield Case(EB, f"{dn(d)}_{m}_padding", fn(d, mode, pad=2))
+            yield Case(EB, f"{dn(d)}_{m}_padding_negative", fn(d, mode, pad=-3))
+            yield Case(EB, f"{dn(d)}_{m}_noncontig_weight_T", fn(d, mode, wl="T"))
+            yield Case(EB, f"{dn(d)}_{m}_int32", fn(d, mode, it=I32, ot=I32))
+            if d == F32 and mode != 2:  # no bags: PyTorch's general path crashes
+                yield Case(EB, f"{dn(d)}_{m}_size0_bags", fn(d, mode, offs=()))
+            yield Case(EB, f"{dn(d)}_{m}_size0_indices", fn(d, mode, idx=(), offs=(0,)))
+        yield Case(EB, f"{dn(d)}_sum_weights", fn(d, 0, psw=True))
+        yield Case(EB, f"{dn(d)}_sum_weights_last_padding", fn(d, 0, psw=True, last=True, pad=0))
+    yield Case(EB, "float32_max_ties", fn(F32, 2, idx=(1, 1, 3, 3), offs=(0, 4), wshape=(4, 2)))
+    yield Case(EB, "float32_mean_int32_indices_int64_offsets", fn(F32, 1, it=I32))
+    yield Case(EB, "float32_sum_noncontig_weight_step", fn(F32, 0, wl="step"))
+    yield Case(EB, "float32_sum_size1", fn(F32, 0, idx=(0,), offs=(0,), wshape=(1, 1)))
+    yield Case(EB, "float32_max_size0_dim", fn(F32, 2, wshape=(5, 0)))
+    errors = {
+        "offsets0_error": fn(F32, offs=(1, 2)),
+        "offsets_last_error": fn(F32, offs=(0, 8)),
+        "index_fast_error": fn(F32, idx=(0, 5), offs=(0, 1)),
+        "index_error": fn(F64, idx=(0, 5), offs=(0, 1)),
+        "index_negative_max_error": fn(F32, 2, idx=(0, -1), offs=(0, 1)),
+        "weights_mean_error": fn(F32, 1, psw=True),
+        "weights_dtype_error": fn(F32, 0, psw=True, pd=F64),
+        "include_last_no_offsets_error": fn(F32, offs=(), last=True),
+        "mode_error": fn(F32, 3),
+        "weight_1d_error": fn(F32, wshape=(5,)),
+        "float_indices_error": fn(F32, it=F32),
+        "float_offsets_error": fn(F32, ot=F64),
+    }
+    for cid, build in errors.items():
+        yield Case(EB, cid, build, error=TORCH_MESSAGE)
+    yield Case(
+        EB,
+        "weights_numel_error",
+        fn(F32, 0, psw=True, psn=4),
+        error="Expected per_sample_weights.value().numel() == indices.numel() to be true, but got false.",
+    )
+
+
 FAMILIES = [
     FamilyInfo("embedding", ops=("embedding",), sample_inputs=embedding_cases),
+    FamilyInfo("embedding_bag", ops=("_embedding_bag",), sample_inputs=embedding_bag_cases),
 ]

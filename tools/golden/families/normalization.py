@@ -1,6 +1,9 @@
-"""Normalization: native_layer_norm and _native_batch_norm_legit_no_training.
+"""Normalization: native_layer_norm, batch norm in inference
+(_native_batch_norm_legit_no_training) and in training (_native_batch_norm_legit, its
+.no_stats overload, and _native_batch_norm_legit_functional, which also returns the updated
+running statistics: the other two update them in place, which the runner does not see).
 
-Both return three tensors (`expect tuple 3`). Their values are inexact (a square root),
+They return three tensors (`expect tuple 3`; the functional one five). Their values are inexact (a square root),
 so the floating value cases draw normal values and end in `_randn` (tolerance compare).
 """
 
@@ -16,8 +19,10 @@ from golden_format import (
     I32,
     I64,
     NONE,
+    TORCH_MESSAGE,
     U8,
     B,
+    Bool,
     Case,
     FamilyInfo,
     Float,
@@ -197,6 +202,93 @@ def batch_norm_cases() -> Iterator[Case]:
     )
 
 
+def batch_norm_training_cases() -> Iterator[Case]:
+    """Cases of _native_batch_norm_legit (.no_stats, _functional) in training: the batch's
+    mean and 1 / sqrt(biased variance + eps) per channel, the running statistics moved
+    towards the mean and the unbiased variance; training=False uses the running ones."""
+    BN, NS, FN = (
+        "_native_batch_norm_legit",
+        "_native_batch_norm_legit.no_stats",
+        "_native_batch_norm_legit_functional",
+    )
+
+    def fn(
+        d,
+        shape,
+        stats=True,
+        weight=True,
+        bias=True,
+        layout="contig",
+        training=True,
+        momentum=0.1,
+        eps=1e-5,
+        pd=None,
+    ):
+        def build(r):
+            rn = d.is_floating_point
+            c = shape[1] if len(shape) > 1 else shape[0]
+            p = pd or d
+            args = [
+                ("input", r.t(d, shape, layout, randn=rn)),
+                ("weight", r.t(p, (c,), randn=rn) if weight else NONE),
+                ("bias", r.t(p, (c,), randn=rn) if bias else NONE),
+            ]
+            if stats:
+                args.append(("running_mean", r.t(p, (c,), randn=rn)))
+                args.append(
+                    ("running_var", r.t(p, (c,), rng=(0.25, 4) if p.is_floating_point else (0, 4)))
+                )
+            return args + [
+                ("training", Bool(training)),
+                ("momentum", Float(momentum)),
+                ("eps", Float(eps)),
+            ]
+
+        return build
+
+    for d in ALL7:
+        n = dn(d)
+        for op, stats in ((BN, True), (NS, False), (FN, True)):
+            yield Case(op, f"{n}_randn", fn(d, (3, 2, 4), stats=stats), error=TORCH_MESSAGE)
+    for op, stats in ((BN, True), (NS, False), (FN, True)):
+        yield Case(op, "float32_no_affine_randn", fn(F32, (2, 3, 2, 2), stats, False, False))
+        yield Case(op, "float64_2d_input_randn", fn(F64, (5, 3), stats))
+        yield Case(
+            op, "float32_channels_last_randn", fn(F32, (2, 3, 2, 2), stats, layout="channels_last")
+        )
+        yield Case(op, "float32_noncontig_T_randn", fn(F32, (2, 3, 4), stats, layout="T"))
+        yield Case(op, "float64_noncontig_step_randn", fn(F64, (2, 3, 4), stats, layout="step"))
+        yield Case(op, "float32_5d_randn", fn(F32, (2, 2, 1, 2, 3), stats))
+        if op != FN:  # one value per channel: an unbiased variance of 0 / 0 (NaN)
+            yield Case(op, "float32_one_per_channel_randn", fn(F32, (1, 3), stats))
+            yield Case(op, "float32_size1_randn", fn(F32, (1, 1, 1), stats))
+        yield Case(
+            op,
+            "float32_size0_error",
+            fn(F32, (0, 3, 2), stats),
+            error="input tensor must have at least one element, but got input_sizes = [0, 3, 2]",
+        )
+        yield Case(
+            op,
+            "input_1d_error",
+            fn(F32, (3,), stats),
+            error="Dimension out of range (expected to be in range of [-1, 0], but got 1)",
+        )
+        yield Case(
+            op,
+            "float64_params_error",
+            fn(F32, (2, 3, 2), stats, pd=F64),
+            error="mixed dtype (CPU): expect parameter to have scalar type of Float",
+        )
+    for op in (BN, FN):
+        yield Case(op, "float32_eval_randn", fn(F32, (2, 3, 4), training=False))
+        yield Case(op, "float64_momentum_half_randn", fn(F64, (4, 2, 3), momentum=0.5))
+        yield Case(op, "float32_zero_eps_randn", fn(F32, (2, 2, 3), eps=0.0))
+        yield Case(op, "float32_weight_only_randn", fn(F32, (3, 2, 2), bias=False))
+        yield Case(op, "float32_eval_size0_batch", fn(F32, (0, 3, 2), training=False))
+    yield Case(NS, "float32_bias_only_randn", fn(F32, (3, 2, 2), stats=False, weight=False))
+
+
 FAMILIES = [
     FamilyInfo(
         "layer_norm",
@@ -209,5 +301,15 @@ FAMILIES = [
         ops=("_native_batch_norm_legit_no_training",),
         sample_inputs=batch_norm_cases,
         broadcast="running_mean",
+    ),
+    FamilyInfo(
+        "batch_norm_training",
+        ops=(
+            "_native_batch_norm_legit",
+            "_native_batch_norm_legit.no_stats",
+            "_native_batch_norm_legit_functional",
+        ),
+        sample_inputs=batch_norm_training_cases,
+        broadcast="weight",
     ),
 ]
