@@ -1,14 +1,40 @@
 // The element arithmetic of the kernels of every backend, as PyTorch defines it:
-// integer + and * that wrap around, negation and |x| that wrap, integer powers, and
-// truncating and flooring division. Host and device functions (CUDA kernels call them).
+// integer + and * that wrap around, negation and |x| that wrap, integer powers,
+// truncating and flooring division, fmod and remainder, maximum, minimum and clamp with
+// NaN, sign and rounding to decimals. Host and device functions (CUDA kernels call them).
 #pragma once
 
 #include <cmath>
 #include <type_traits>
 
+#if defined(__CUDACC__)
+#include <cuda/std/limits>
+#else
+#include <limits>
+#endif
+
 #include "runtime/host_device.h"
 
 namespace sops::aten::math {
+
+// numeric_limits on the host and the device (std's are host-only constexpr functions).
+#if defined(__CUDACC__)
+template <typename T>
+using limits = ::cuda::std::numeric_limits<T>;
+#else
+template <typename T>
+using limits = std::numeric_limits<T>;
+#endif
+
+// Whether x is NaN (never for integers and bool).
+template <typename T>
+SOPS_HOST_DEVICE constexpr bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x != x;
+  } else {
+    return false;
+  }
+}
 
 // Integer + and * that wrap around in two's complement (no signed overflow).
 template <typename T>
@@ -103,6 +129,89 @@ SOPS_HOST_DEVICE inline T div_floor_floating(T a, T b) {
   T floordiv = std::floor(div);
   if (div - floordiv > T(0.5)) floordiv += T(1);
   return floordiv;
+}
+
+// a % b truncated toward zero (C's fmod: the dividend's sign) for integers; b != 0 (the
+// CPU kernels check that first); INT_MIN % -1 is 0 instead of a trap.
+template <typename T>
+SOPS_HOST_DEVICE constexpr T fmod_integer(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b == T(-1)) return T(0);
+  }
+  return static_cast<T>(a % b);
+}
+
+// Python's % for integers: the remainder has the divisor's sign; b != 0.
+template <typename T>
+SOPS_HOST_DEVICE constexpr T remainder_integer(T a, T b) {
+  T r = fmod_integer(a, b);
+  if constexpr (std::is_signed_v<T>) {
+    if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+  }
+  return r;
+}
+
+// Python's % for floating values: fmod, moved to the divisor's sign.
+template <typename T>
+SOPS_HOST_DEVICE inline T remainder_floating(T a, T b) {
+  T r = std::fmod(a, b);
+  if (r != T(0) && ((b < T(0)) != (r < T(0)))) r += b;
+  return r;
+}
+
+// base ** exp for integers with any exponent (PyTorch's powi): a negative exponent gives
+// 0, except for the bases 1 and -1.
+template <typename T>
+SOPS_HOST_DEVICE constexpr T pow_integer(T base, T exp) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exp < 0) {
+      if (base == T(1)) return T(1);
+      if (base == T(-1)) return (exp & 1) ? T(-1) : T(1);
+      return T(0);
+    }
+  }
+  return powi(base, exp);
+}
+
+// maximum and minimum: NaN in either operand gives NaN; bool is "or" / "and"; of two
+// equal values (0.0 and -0.0) `b`, as PyTorch's vectorized CPU kernel gives.
+template <typename T>
+SOPS_HOST_DEVICE constexpr T maximum_value(T a, T b) {
+  if (is_nan(a) || is_nan(b)) return limits<T>::quiet_NaN();
+  return a > b ? a : b;
+}
+template <typename T>
+SOPS_HOST_DEVICE constexpr T minimum_value(T a, T b) {
+  if (is_nan(a) || is_nan(b)) return limits<T>::quiet_NaN();
+  return a < b ? a : b;
+}
+
+// clamp with both bounds as PyTorch's clamp kernel: std::max(x, lo), then std::min(., hi)
+// (a NaN x stays NaN); a NaN bound gives NaN.
+template <typename T>
+SOPS_HOST_DEVICE constexpr T clamp_value(T x, T lo, T hi) {
+  if (is_nan(lo) || is_nan(hi)) return limits<T>::quiet_NaN();
+  const T low = x < lo ? lo : x;
+  return hi < low ? hi : low;
+}
+
+// (0 < x) - (x < 0), as PyTorch computes it: NaN and -0.0 give 0.0; bool is its own sign.
+template <typename T>
+SOPS_HOST_DEVICE constexpr T sign_value(T x) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return x;
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return static_cast<T>(T(0) < x);
+  } else {
+    return static_cast<T>((T(0) < x) - (x < T(0)));
+  }
+}
+
+// x rounded (half to even) to d decimal places as PyTorch does, given ten_pow = 10^|d| in
+// T: x * 10^d rounded, then divided (d > 0), or x / 10^-d rounded, then multiplied (d < 0).
+template <typename T>
+SOPS_HOST_DEVICE inline T round_decimals_value(T x, T ten_pow, bool negative) {
+  return negative ? std::nearbyint(x / ten_pow) * ten_pow : std::nearbyint(x * ten_pow) / ten_pow;
 }
 
 }  // namespace sops::aten::math

@@ -1,9 +1,7 @@
 // CPU kernels of the element-wise binary math of core ATen: the bitwise ops, maximum and
 // minimum, fmod and remainder, atan2, pow with a tensor exponent (and a Scalar base),
 // clamp with tensor bounds and logical_xor, over the iterator the meta function built.
-#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <type_traits>
 
 #include "aten/ops/atan2_native.h"
@@ -24,8 +22,6 @@
 namespace sops::aten::native {
 namespace {
 
-using cpu_util::wrapping_mul;
-
 // The bitwise ops: bool operands combine logically, integral ones bit by bit; floating
 // ones are refused with PyTorch's message ("bitwise_and_cpu" not implemented for 'Float').
 template <typename BoolOp, typename IntOp>
@@ -44,45 +40,14 @@ void bitwise_kernel(const TensorIteratorBase& iter, const char* kernel_name, Boo
   });
 }
 
-// maximum (Max) or minimum: NaN in either operand gives NaN; bool is "or" / "and"; of
-// two equal values (0.0 and -0.0) `b`, as PyTorch's vectorized kernel gives.
+// maximum (Max) or minimum (math::maximum_value: NaN wins; bool is "or" / "and").
 template <bool Max>
 void extremum_kernel(const TensorIteratorBase& iter) {
   SOPS_DISPATCH_ALL_TYPES_AND_BOOL(iter.common_dtype(), Max ? "maximum" : "minimum", [&] {
     sops::cpu_kernel(iter, [](scalar_t a, scalar_t b) -> scalar_t {
-      if constexpr (std::is_floating_point_v<scalar_t>) {
-        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<scalar_t>::quiet_NaN();
-      }
-      if constexpr (Max) {
-        return a > b ? a : b;
-      } else {
-        return a < b ? a : b;
-      }
+      return Max ? math::maximum_value(a, b) : math::minimum_value(a, b);
     });
   });
-}
-
-// a % b truncated toward zero; b != 0; INT_MIN % -1 is 0 (no trap).
-template <typename T>
-T int_fmod(T a, T b) {
-  if constexpr (std::is_signed_v<T>) {
-    if (b == T(-1)) return T(0);
-  }
-  return static_cast<T>(a % b);
-}
-
-// base ** exp for integers (PyTorch's powi): negative exponents give 0, except for the
-// bases 1 and -1.
-template <typename T>
-T int_pow(T base, T exp) {
-  if constexpr (std::is_signed_v<T>) {
-    if (exp < 0) {
-      if (base == T(1)) return T(1);
-      if (base == T(-1)) return (exp & 1) ? T(-1) : T(1);
-      return T(0);
-    }
-  }
-  return cpu_util::powi(base, exp);
 }
 
 }  // namespace
@@ -120,7 +85,8 @@ SOPS_IMPL_FUNC(fmod_out)(const Tensor&, const Tensor&, const Tensor&) {
   if (is_integral(dtype, /*include_bool=*/false)) {
     cpu_util::check_no_integer_division_by_zero(*this);
     SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "fmod", [&] {
-      sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t { return int_fmod(a, b); });
+      sops::cpu_kernel(*this,
+                       [](scalar_t a, scalar_t b) -> scalar_t { return math::fmod_integer(a, b); });
     });
     return;
   }
@@ -136,20 +102,14 @@ SOPS_IMPL_FUNC(remainder_out)(const Tensor&, const Tensor&, const Tensor&) {
   if (is_integral(dtype, /*include_bool=*/false)) {
     cpu_util::check_no_integer_division_by_zero(*this);
     SOPS_DISPATCH_INTEGRAL_TYPES(dtype, "remainder", [&] {
-      sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t {
-        scalar_t r = int_fmod(a, b);
-        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<scalar_t>(r + b);
-        return r;
-      });
+      sops::cpu_kernel(
+          *this, [](scalar_t a, scalar_t b) -> scalar_t { return math::remainder_integer(a, b); });
     });
     return;
   }
   SOPS_DISPATCH_FLOATING_TYPES(dtype, "remainder", [&] {
-    sops::cpu_kernel(*this, [](scalar_t a, scalar_t b) -> scalar_t {
-      scalar_t r = std::fmod(a, b);
-      if (r != 0 && ((b < 0) != (r < 0))) r += b;
-      return r;
-    });
+    sops::cpu_kernel(
+        *this, [](scalar_t a, scalar_t b) -> scalar_t { return math::remainder_floating(a, b); });
   });
 }
 
@@ -167,7 +127,7 @@ SOPS_IMPL_FUNC(pow_Tensor_Tensor_out)(const Tensor&, const Tensor&, const Tensor
       if constexpr (std::is_floating_point_v<scalar_t>) {
         return std::pow(base, exp);
       } else {
-        return int_pow(base, exp);
+        return math::pow_integer(base, exp);
       }
     });
   });
@@ -201,10 +161,7 @@ SOPS_IMPL_FUNC(clamp_Tensor_out)
   cpu_util::check_dtype_implemented(dtype, dtypes::kAllTypes, "clamp_cpu", "self");
   SOPS_DISPATCH_ALL_TYPES(dtype, "clamp", [&] {
     sops::cpu_kernel(*this, [](scalar_t a, scalar_t lo, scalar_t hi) -> scalar_t {
-      if constexpr (std::is_floating_point_v<scalar_t>) {
-        if (std::isnan(lo) || std::isnan(hi)) return std::numeric_limits<scalar_t>::quiet_NaN();
-      }
-      return std::min(std::max(a, lo), hi);
+      return math::clamp_value(a, lo, hi);
     });
   });
 }

@@ -154,22 +154,15 @@ SOPS_IMPL_FUNC(round_decimals_out)(const Tensor& /*self*/, int64_t decimals,
     const auto ten_pow =
         static_cast<scalar_t>(std::pow(10.0, static_cast<double>(negative ? -decimals : decimals)));
     sops::cpu_kernel(*this, [ten_pow, negative](scalar_t x) -> scalar_t {
-      return negative ? std::nearbyint(x / ten_pow) * ten_pow
-                      : std::nearbyint(x * ten_pow) / ten_pow;
+      return math::round_decimals_value(x, ten_pow, negative);
     });
   });
 }
 
-// (0 < x) - (x < 0), as PyTorch computes it: NaN and -0.0 give 0.0; bool is its own sign.
+// math::sign_value: NaN and -0.0 give 0.0; bool is its own sign.
 SOPS_IMPL_FUNC(sign_out)(const Tensor& /*self*/, const Tensor& /*out*/) {
   SOPS_DISPATCH_ALL_TYPES_AND_BOOL(common_dtype(), "sign", [&] {
-    sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t {
-      if constexpr (std::is_same_v<scalar_t, bool>) {
-        return x;
-      } else {
-        return static_cast<scalar_t>((scalar_t(0) < x) - (x < scalar_t(0)));
-      }
-    });
+    sops::cpu_kernel(*this, [](scalar_t x) -> scalar_t { return math::sign_value(x); });
   });
 }
 

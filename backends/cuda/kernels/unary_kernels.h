@@ -20,6 +20,23 @@ void sqrt_kernel(const TensorIteratorBase& iter);
 void rsqrt_kernel(const TensorIteratorBase& iter);
 void sigmoid_kernel(const TensorIteratorBase& iter);
 void tanh_kernel(const TensorIteratorBase& iter);
+void sin_kernel(const TensorIteratorBase& iter);
+void cos_kernel(const TensorIteratorBase& iter);
+void tan_kernel(const TensorIteratorBase& iter);
+void asin_kernel(const TensorIteratorBase& iter);
+void acos_kernel(const TensorIteratorBase& iter);
+void atan_kernel(const TensorIteratorBase& iter);
+void sinh_kernel(const TensorIteratorBase& iter);
+void cosh_kernel(const TensorIteratorBase& iter);
+void asinh_kernel(const TensorIteratorBase& iter);
+void acosh_kernel(const TensorIteratorBase& iter);
+void atanh_kernel(const TensorIteratorBase& iter);
+void erf_kernel(const TensorIteratorBase& iter);
+void expm1_kernel(const TensorIteratorBase& iter);
+void log1p_kernel(const TensorIteratorBase& iter);
+void log2_kernel(const TensorIteratorBase& iter);
+void log10_kernel(const TensorIteratorBase& iter);
+void reciprocal_kernel(const TensorIteratorBase& iter);
 
 // pow.Tensor_Scalar, computing in `dtype` (result_type(self, exponent)); the impl picks
 // the case as the CPU kernel does.

@@ -2,13 +2,30 @@
 // section): the meta functions (shared with the CPU) built the iterator; the impls make the CPU
 // kernels' checks and choices on the host and the launchers (unary_ops.cu) compute.
 #include "aten/ops/abs_native.h"
+#include "aten/ops/acos_native.h"
+#include "aten/ops/acosh_native.h"
+#include "aten/ops/asin_native.h"
+#include "aten/ops/asinh_native.h"
+#include "aten/ops/atan_native.h"
+#include "aten/ops/atanh_native.h"
+#include "aten/ops/cos_native.h"
+#include "aten/ops/cosh_native.h"
+#include "aten/ops/erf_native.h"
 #include "aten/ops/exp_native.h"
+#include "aten/ops/expm1_native.h"
+#include "aten/ops/log10_native.h"
+#include "aten/ops/log1p_native.h"
+#include "aten/ops/log2_native.h"
 #include "aten/ops/log_native.h"
 #include "aten/ops/neg_native.h"
 #include "aten/ops/pow_native.h"
+#include "aten/ops/reciprocal_native.h"
 #include "aten/ops/rsqrt_native.h"
 #include "aten/ops/sigmoid_native.h"
+#include "aten/ops/sin_native.h"
+#include "aten/ops/sinh_native.h"
 #include "aten/ops/sqrt_native.h"
+#include "aten/ops/tan_native.h"
 #include "aten/ops/tanh_native.h"
 #include "backends/cuda/kernels/unary_kernels.h"
 #include "ops/util/scalar_checks.h"
@@ -44,6 +61,23 @@ SOPS_CUDA_UNARY_FLOAT_IMPL(sqrt)
 SOPS_CUDA_UNARY_FLOAT_IMPL(rsqrt)
 SOPS_CUDA_UNARY_FLOAT_IMPL(sigmoid)
 SOPS_CUDA_UNARY_FLOAT_IMPL(tanh)
+SOPS_CUDA_UNARY_FLOAT_IMPL(sin)
+SOPS_CUDA_UNARY_FLOAT_IMPL(cos)
+SOPS_CUDA_UNARY_FLOAT_IMPL(tan)
+SOPS_CUDA_UNARY_FLOAT_IMPL(asin)
+SOPS_CUDA_UNARY_FLOAT_IMPL(acos)
+SOPS_CUDA_UNARY_FLOAT_IMPL(atan)
+SOPS_CUDA_UNARY_FLOAT_IMPL(sinh)
+SOPS_CUDA_UNARY_FLOAT_IMPL(cosh)
+SOPS_CUDA_UNARY_FLOAT_IMPL(asinh)
+SOPS_CUDA_UNARY_FLOAT_IMPL(acosh)
+SOPS_CUDA_UNARY_FLOAT_IMPL(atanh)
+SOPS_CUDA_UNARY_FLOAT_IMPL(erf)
+SOPS_CUDA_UNARY_FLOAT_IMPL(expm1)
+SOPS_CUDA_UNARY_FLOAT_IMPL(log1p)
+SOPS_CUDA_UNARY_FLOAT_IMPL(log2)
+SOPS_CUDA_UNARY_FLOAT_IMPL(log10)
+SOPS_CUDA_UNARY_FLOAT_IMPL(reciprocal)
 
 #undef SOPS_CUDA_UNARY_FLOAT_IMPL
 
