@@ -192,6 +192,16 @@ SOPS_ALWAYS_INLINE Vd tanh(Vd x) {
   return x;
 }
 
+// Whether any lane of a 32-byte comparison mask is set (one OR of its four words, which
+// GCC turns into a vector test; a loop over the lanes would branch eight times).
+template <typename M>
+SOPS_ALWAYS_INLINE bool any_lane(M mask) {
+  static_assert(sizeof(M) == 32, "a 32-byte mask");
+  uint64_t w[4];
+  std::memcpy(w, &mask, sizeof w);
+  return ((w[0] | w[1]) | (w[2] | w[3])) != 0;
+}
+
 // float32 sin and cos (Cephes' sinf/cosf): x reduced by the nearest even multiple j of
 // pi/4 (pi/4 in three parts, exact below |x| = 8192), then sin's or cos's polynomial on
 // [-pi/4, pi/4] by the octant, within 2 ulp. Lanes beyond 8192, infinities and NaN take
@@ -200,7 +210,8 @@ template <bool kCos>
 SOPS_ALWAYS_INLINE Vf sin_or_cos(Vf x) {
   using I = vec_t<int32_t, 32>;
   const Vf ax = x < 0 ? -x : x;
-  const Vf safe = ax <= 8192.0f ? ax : Vf{};  // NaN compares false: 0, redone below
+  const I in_range = ax <= 8192.0f;      // NaN compares false
+  const Vf safe = in_range ? ax : Vf{};  // 0 there, redone below
   I j = __builtin_convertvector(safe * 1.27323954473516f, I);
   j += j & 1;
   const Vf y = __builtin_convertvector(j, Vf);
@@ -220,8 +231,10 @@ SOPS_ALWAYS_INLINE Vf sin_or_cos(Vf x) {
   const I negate = kCos ? (octant == 2) | (octant == 4) : ((octant >= 4) ^ (x < 0));
   v = negate ? -v : v;
   if (!kCos) v = x == 0 ? x : v;  // sin(-0.0) is -0.0
-  for (int l = 0; l < Vec<float, 32>::kLanes; ++l) {
-    if (!(ax[l] <= 8192.0f)) v[l] = kCos ? std::cos(x[l]) : std::sin(x[l]);
+  if (any_lane(~in_range)) {      // rare: one vector test, not a branch per lane
+    for (int l = 0; l < Vec<float, 32>::kLanes; ++l) {
+      if (!in_range[l]) v[l] = kCos ? std::cos(x[l]) : std::sin(x[l]);
+    }
   }
   return v;
 }

@@ -167,6 +167,7 @@ OPINFOS: dict[str, tuple[str, ...]] = {
     "nn.functional.max_pool3d": ("max_pool3d_with_indices",),
     "nn.functional.adaptive_avg_pool3d": ("_adaptive_avg_pool3d",),
     "take_along_dim": ("gather",),
+    "item": ("_local_scalar_dense",),
     "all": ("any", "logical_not"),
     "masked_fill": ("where", "index_put"),
     "index_add": ("index_put",),
@@ -231,7 +232,7 @@ EXACT = set(
     "remainder logical_xor gather index_select repeat argmin max min sort topk flip diagonal "
     "nonzero scatter index_put as_strided slice_scatter select_scatter index "
     "reflection_pad1d reflection_pad2d reflection_pad3d replication_pad1d replication_pad2d "
-    "replication_pad3d masked_scatter".split()
+    "replication_pad3d masked_scatter _local_scalar_dense".split()
 )
 
 

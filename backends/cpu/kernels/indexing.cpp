@@ -72,33 +72,53 @@ SOPS_ALWAYS_INLINE void copy_sized(char* dst, const char* src, int64_t size) {
   }
 }
 
-// One row of gather: out[k] = self[k * s_inner + index[k] * step] for k < len, every
-// argument a value (the loops keep them in registers; the byte stores alias anything).
-// The row's indices are checked first (no negative ones: PyTorch's gather refuses them),
-// so that the copy loop has no branch.
-template <int kSize>
-void gather_row(char* dst, int64_t o_inner, const char* src, int64_t s_inner, int64_t step,
-                const char* idx, int64_t i_off, int64_t i_inner, bool long_index, int64_t len,
-                int64_t size, int64_t dim, int64_t elem) {
-  auto index_at = [idx, long_index](int64_t at) -> int64_t {
-    return long_index ? reinterpret_cast<const int64_t*>(idx)[at]
-                      : load_as<int64_t>(idx + at * 4, ScalarType::Int);
-  };
-  bool bad = false;
+// PyTorch's error for the first index of a gather row outside [0, size).
+template <typename IndexT>
+[[noreturn]] void throw_bad_gather_index(const IndexT* idx, int64_t i_inner, int64_t len,
+                                         int64_t size, int64_t dim) {
   for (int64_t k = 0; k < len; ++k) {
-    bad |= static_cast<uint64_t>(index_at(i_off + k * i_inner)) >= static_cast<uint64_t>(size);
+    const int64_t at = idx[k * i_inner];
+    SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at, " is out of bounds for dimension ",
+                   dim, " with size ", size);
   }
-  if (bad) {
-    for (int64_t k = 0; k < len; ++k) {
-      const int64_t at = index_at(i_off + k * i_inner);
-      SOPS_CHECK_ARG(at >= 0 && at < size, "index", "index ", at,
-                     " is out of bounds for dimension ", dim, " with size ", size);
+  SOPS_INTERNAL_ASSERT(false, "gather: no index of the row is out of bounds");
+}
+
+// One row of gather: out[k] = self[k * s_inner + index[k] * step] for k < len, strides in
+// bytes, every argument a value (the loops keep them in registers; the byte stores alias
+// anything). One pass: an index outside [0, size) (PyTorch's gather refuses negative ones)
+// reads position 0 instead and is reported after the row. A row whose elements all lie in
+// one line (index and out unit strided, self's other dimensions zero strided: gather
+// along the last dimension) copies typed elements.
+template <int kSize, typename IndexT>
+void gather_row(char* dst, int64_t o_inner, const char* src, int64_t s_inner, int64_t step,
+                const IndexT* idx, int64_t i_inner, int64_t len, int64_t size, int64_t dim,
+                int64_t elem) {
+  if (size == 0) throw_bad_gather_index(idx, i_inner, len, size, dim);  // nothing to read
+  bool bad = false;
+  const auto checked = [&bad, size](int64_t i) {
+    const bool out = static_cast<uint64_t>(i) >= static_cast<uint64_t>(size);
+    bad |= out;
+    return out ? 0 : i;
+  };
+  if constexpr (kSize == 4 || kSize == 8) {
+    using T = std::conditional_t<kSize == 4, uint32_t, uint64_t>;
+    if (i_inner == 1 && o_inner == kSize && s_inner == 0 && step % kSize == 0) {
+      T* out = reinterpret_cast<T*>(dst);
+      const T* in = reinterpret_cast<const T*>(src);
+      const int64_t step_elems = step / kSize;
+      for (int64_t k = 0; k < len; ++k) {
+        std::memcpy(out + k, in + checked(idx[k]) * step_elems, kSize);
+      }
+      if (bad) throw_bad_gather_index(idx, i_inner, len, size, dim);
+      return;
     }
   }
   for (int64_t k = 0; k < len; ++k) {
-    copy_sized<kSize>(dst + k * o_inner * elem,
-                      src + (k * s_inner + index_at(i_off + k * i_inner) * step) * elem, elem);
+    copy_sized<kSize>(dst + k * o_inner, src + k * s_inner + checked(idx[k * i_inner]) * step,
+                      elem);
   }
+  if (bad) throw_bad_gather_index(idx, i_inner, len, size, dim);
 }
 
 }  // namespace
@@ -126,15 +146,20 @@ SOPS_IMPL_FUNC(gather_out)
   const IntArrayRef i_rows = n == 0 ? IntArrayRef() : index.strides().slice(0, n - 1);
   const IntArrayRef s_rows = n == 0 ? IntArrayRef() : IntArrayRef(self_strides).slice(0, n - 1);
   const IntArrayRef o_rows = n == 0 ? IntArrayRef() : out.strides().slice(0, n - 1);
-  const auto* idx = static_cast<const char*>(index.data_ptr());
-  const bool long_index = index.scalar_type() == ScalarType::Long;
-  with_element_size(elem, [&](auto kind) {
+  const auto walk_rows = [&](auto kind, const auto* idx) {
     constexpr int kSize = decltype(kind)::value;
     cpu_util::parallel_walk<3>(
         rows, {i_rows, s_rows, o_rows}, len, [&](const std::array<int64_t, 3>& off) {
-          gather_row<kSize>(dst + off[2] * elem, o_inner, src + off[1] * elem, s_inner, step, idx,
-                            off[0], i_inner, long_index, len, size, d, elem);
+          gather_row<kSize>(dst + off[2] * elem, o_inner * elem, src + off[1] * elem,
+                            s_inner * elem, step * elem, idx + off[0], i_inner, len, size, d, elem);
         });
+  };
+  with_element_size(elem, [&](auto kind) {
+    if (index.scalar_type() == ScalarType::Long) {
+      walk_rows(kind, index.data_ptr<int64_t>());
+    } else {
+      walk_rows(kind, index.data_ptr<int32_t>());
+    }
   });
 }
 
