@@ -5,6 +5,7 @@
 #include "aten/ops/adaptive_avg_pool2d_native.h"
 #include "aten/ops/avg_pool2d_meta.h"
 #include "aten/ops/max_pool2d_with_indices_meta.h"
+#include "aten/ops/mean.h"
 #include "ops/util/op_utils.h"
 
 namespace sops::aten::meta {
@@ -78,14 +79,21 @@ Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
                  "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 "
                  "but received {",
                  output_size[0], ", ", output_size[1], "}");
-  if (output_size[0] == 1 && output_size[1] == 1) {
-    // PyTorch takes the mean over height and width here, which refuses other dtypes so.
-    SOPS_CHECK_ARG(is_floating_point(self.scalar_type()), "self",
-                   "mean(): could not infer output dtype. Input dtype must be either a floating "
-                   "point or complex dtype. Got: ",
-                   ops_util::aten_name(self.scalar_type()));
+  if (output_size[0] != 1 || output_size[1] != 1) {
+    return sops::aten::_adaptive_avg_pool2d(self, output_size);
   }
-  return sops::aten::_adaptive_avg_pool2d(self, output_size);
+  // The mean over height and width, as PyTorch computes it: so any input of 2 or more
+  // dimensions, floating dtypes only (mean's message for the others), a channels_last
+  // input's layout kept.
+  const int64_t dims[2] = {-1, -2};
+  Tensor out = sops::aten::mean(self, IntArrayRef(dims), /*keepdim=*/true, std::nullopt);
+  if (ops_util::suggest_memory_format(self) == MemoryFormat::ChannelsLast) {
+    const int64_t n = self.size(0), c = self.size(1);
+    const int64_t sizes[4] = {n, c, 1, 1};
+    const int64_t strides[4] = {c, 1, c, c};
+    out.as_strided_(sizes, strides);
+  }
+  return out;
 }
 
 }  // namespace sops::aten::native

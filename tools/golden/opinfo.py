@@ -263,9 +263,13 @@ def packet(overload: str) -> str:
 
 def _legit_batch_norm(args, kwargs) -> str:
     """native_batch_norm's call as the _native_batch_norm_legit overload it equals (the same
-    arguments and results; without running statistics, .no_stats)."""
+    arguments and results; without running statistics, .no_stats; in evaluation with them,
+    _native_batch_norm_legit_no_training, which takes no `training`)."""
     stats = args[3] if len(args) > 3 else kwargs.get("running_mean")
-    return "_native_batch_norm_legit" + (".no_stats" if stats is None else "")
+    training = args[5] if len(args) > 5 else kwargs.get("training")
+    if stats is None:
+        return "_native_batch_norm_legit.no_stats"
+    return "_native_batch_norm_legit" if training else "_native_batch_norm_legit_no_training"
 
 
 # Calls recorded as another overload of ours with the same arguments and results: PyTorch's
@@ -428,6 +432,8 @@ class _Recorder(TorchDispatchMode):
                         raise Skip("an argument without a value")
                 if name == "_native_batch_norm_legit.no_stats":
                     raw = [(a, v) for a, v in raw if a.name not in ("running_mean", "running_var")]
+                if name == "_native_batch_norm_legit_no_training":
+                    raw = [(a, v) for a, v in raw if a.name != "training"]
                 written = [
                     v.untyped_storage().data_ptr()
                     for a, v in raw
