@@ -12,14 +12,13 @@
 //     from n >= 2^32 / 20 on).
 // Elements are visited in memory order (a transposed tensor is filled as it lies), as
 // PyTorch's TensorIterator orders them. A meta tensor gets the checks and no draws.
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "aten/ops/normal_native.h"
 #include "aten/ops/randperm_native.h"
@@ -28,6 +27,7 @@
 #include "backends/cpu/strided_walk.h"
 #include "runtime/generator.h"
 #include "runtime/memory_overlap.h"
+#include "runtime/small_sort.h"
 
 namespace sops::aten::native {
 namespace {
@@ -44,8 +44,8 @@ MemoryOrder memory_order(const Tensor& self) {
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (self.size(d) != 1) dims.push_back(d);
   }
-  std::stable_sort(dims.begin(), dims.end(),
-                   [&](int64_t a, int64_t b) { return self.stride(a) > self.stride(b); });
+  insertion_sort(dims.begin(), dims.end(),
+                 [&](int64_t a, int64_t b) { return self.stride(a) > self.stride(b); });
   MemoryOrder order;
   for (const int64_t d : dims) {
     order.sizes.push_back(self.size(d));
