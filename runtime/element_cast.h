@@ -1,9 +1,11 @@
 // Conversions between element types, with PyTorch's semantics: to bool is "!= 0",
-// from bool is 0 or 1, 16-bit floats go through float, float to integral truncates.
+// from bool is 0 or 1, 16-bit floats go through float, float to integral truncates (to
+// uint8 through int64).
 // load_as/store_as read and write one element whose dtype is known only at run time.
 // convert is host+device: CUDA kernels convert by the same rules.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "runtime/error.h"
@@ -27,6 +29,10 @@ SOPS_HOST_DEVICE inline To convert(From v) {
     return convert<To>(static_cast<float>(v));
   } else if constexpr (is_reduced_float_v<To>) {
     return To(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>) {
+    // Through int64, as PyTorch: a negative float to uint8 is undefined in C++, and x86
+    // wraps (-3.5 -> 253) where a GPU saturates (0); through a signed type both wrap.
+    return static_cast<uint8_t>(static_cast<int64_t>(v));
   } else {
     return static_cast<To>(v);
   }

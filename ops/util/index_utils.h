@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "aten/ops/_to_copy.h"
 #include "runtime/array_ref.h"
 #include "runtime/broadcast.h"
 #include "runtime/element_cast.h"
@@ -29,11 +30,17 @@ struct IndexPlan {
 
 // The positions where a bool (or uint8) mask is true, one int64 tensor per mask dim
 // (PyTorch's nonzero): a mask's data decides the result's shape, so a meta mask is
-// refused.
-inline std::vector<Tensor> mask_to_indices(const Tensor& mask, const Tensor& self, int64_t dim) {
-  SOPS_CHECK_ARG(!mask.is_meta(), "indices",
+// refused. A mask on another device is read through a copy on the host (as PyTorch's
+// nonzero waits for the device), and its indices go back to that device.
+inline std::vector<Tensor> mask_to_indices(const Tensor& device_mask, const Tensor& self,
+                                           int64_t dim) {
+  SOPS_CHECK_ARG(!device_mask.is_meta(), "indices",
                  "a boolean mask index gives a data-dependent result shape, which meta tensors "
                  "cannot compute (they hold no values)");
+  const Device host(DeviceType::CPU);
+  const Tensor mask = device_mask.device() == host
+                          ? device_mask
+                          : aten::_to_copy(device_mask, std::nullopt, std::nullopt, host);
   const int64_t k = mask.dim();
   SOPS_CHECK_ARG(dim + k <= self.dim(), "indices", "too many indices for tensor of dimension ",
                  self.dim(), " (got ", dim + k, ")");
@@ -62,10 +69,12 @@ inline std::vector<Tensor> mask_to_indices(const Tensor& mask, const Tensor& sel
   std::vector<Tensor> result;
   for (int64_t j = 0; j < k; ++j) {
     const int64_t count = static_cast<int64_t>(found[j].size());
-    Tensor t = empty({count}, TensorOptions(ScalarType::Long).device(mask.device()));
+    Tensor t = empty({count}, TensorOptions(ScalarType::Long));
     auto* p = t.data_ptr<int64_t>();
     for (int64_t i = 0; i < count; ++i) p[i] = found[j][i];
-    result.push_back(t);
+    result.push_back(device_mask.device() == host
+                         ? t
+                         : aten::_to_copy(t, std::nullopt, std::nullopt, device_mask.device()));
   }
   return result;
 }

@@ -69,6 +69,12 @@ struct LayerNormParams {
   T nan;  // the variance of an empty row
 };
 
+// x * s rounded on its own, never fused with the add after it: as the CPU (and PyTorch's
+// CPU) rounds x * rstd before adding -rstd * mean, so a row of equal values normalizes to
+// exactly 0 (an FMA would leave the rounding error of rstd * mean, ~1e-4 after rstd).
+__device__ inline float mul_rounded(float x, float s) { return __fmul_rn(x, s); }
+__device__ inline double mul_rounded(double x, double s) { return __dmul_rn(x, s); }
+
 template <typename T>
 __global__ void __launch_bounds__(kMaxThreads) layer_norm_rows(LayerNormParams<T> p) {
   __shared__ T shared[kMaxWarps + 1];
@@ -97,7 +103,7 @@ __global__ void __launch_bounds__(kMaxThreads) layer_norm_rows(LayerNormParams<T
     const T shift = -rs * m;
     T* y = p.y + r * p.n;
     for (int64_t j = tid; j < p.n; j += threads) {
-      T v = x[j] * rs + shift;
+      T v = mul_rounded(x[j], rs) + shift;
       if (p.gamma != nullptr) v = v * p.gamma[j];
       if (p.beta != nullptr) v = v + p.beta[j];
       y[j] = v;
