@@ -12,6 +12,8 @@ import subprocess
 import sys
 from array import array
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(__file__))
 import npy_io  # noqa: E402
 from lite_model import (  # noqa: E402  (lite/python/lite_model.py)
@@ -164,6 +166,33 @@ def test_a_sum_over_a_2_62_element_expanded_view_is_refused_at_once(tmp_path):
         + WORK_FLAG,
     )
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("op", ["aten::sum.dim_IntList", "aten::mean.dim", "aten::amax"])
+@pytest.mark.parametrize("log2", [40, 62])
+def test_reductions_over_2_40_to_2_62_element_views_are_refused(tmp_path, op, log2):
+    # One stored float shown as [2^(log2/2), 2^(log2/2)], reduced over both dimensions.
+    side = 2 ** (log2 // 2)
+    path = write(
+        tmp_path,
+        "reduce.sopsm",
+        ["aten::scalar_tensor", "aten::expand", op],
+        [
+            scalar_tensor("one", 1.0, FLOAT32, 0),
+            expand("big", 0, (side, side), 1),
+            ("reduce", op, [Arg(Tag.VALUE, 1), Arg(Tag.INTS, (0, 1))], [2]),
+        ],
+        [("r", 2)],
+    )
+    refused(
+        run(path, tmp_path),
+        path,
+        "reduce",
+        op,
+        f"its work, {2**log2 + 1} elements touched (every element it reads and writes, and the "
+        "multiply-adds of a product), exceeds the node work limit of 4294967296 elements "
+        + WORK_FLAG,
+    )
 
 
 def test_an_mm_of_expanded_views_is_refused_by_its_multiply_adds(tmp_path):
@@ -400,6 +429,15 @@ def test_nodes_after_a_data_dependent_one_are_measured_as_they_run(tmp_path):
         f"its work, {4 + wide + 4 * wide} elements touched (every element it reads and writes, "
         f"and the multiply-adds of a product), exceeds the node work limit of {2**22} elements "
         + WORK_FLAG,
+    )
+    # nonzero itself is measured on what is held before it runs: the 8-byte mask.
+    refused(
+        run(path, tmp_path, "--input", str(four), "--max-memory-bytes", "7"),
+        path,
+        "nz",
+        "aten::nonzero",
+        "the memory held before it runs, 8 bytes, exceeds the memory limit of 7 bytes "
+        + MEMORY_FLAG,
     )
     # nonzero's own result is checked once it has run: [4, 1] int64 is 32 bytes.
     refused(
