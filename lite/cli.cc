@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -28,11 +29,12 @@ constexpr const char* kUsage =
     "usage: lite_runtime <command> MODEL_FILE [options]\n"
     "\n"
     "commands:\n"
-    "  run MODEL_FILE --input A.npy [--input B.npy ...] --output-dir DIR\n"
-    "        run the model; write its outputs to DIR/out0.npy, DIR/out1.npy, ...\n"
+    "  run MODEL_FILE [--input A.npy ...] --output-dir DIR\n"
+    "        run the model on one --input per model input (none for a model without\n"
+    "        inputs); write its outputs to DIR/out0.npy, DIR/out1.npy, ...\n"
     "  ops MODEL_FILE\n"
     "        the model's operators, one namespace::name.overload a line, sorted\n"
-    "  trace MODEL_FILE --input A.npy [...] -o selected_operators.yaml\n"
+    "  trace MODEL_FILE [--input A.npy ...] -o selected_operators.yaml\n"
     "        run the model recording every operator executed, including those called\n"
     "        from inside other kernels, and write them in PyTorch's selected_operators.yaml\n"
     "  shapes MODEL_FILE [--input A.npy ...]\n"
@@ -41,7 +43,17 @@ constexpr const char* kUsage =
     "        model's exported input shapes, or those of --input (which must match them)\n"
     "\n"
     "options:\n"
-    "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n";
+    "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n"
+    "\n"
+    "resource limits of run and trace (a model file is untrusted input): a node that\n"
+    "would exceed one is refused before it runs. N is a count, or with K, M, G or T\n"
+    "(2^10, 2^20, 2^30, 2^40); 0 means no limit.\n"
+    "  --max-node-work N     elements one node may touch: those it reads (every element\n"
+    "                        of an expanded view) and writes, and a product's multiply-adds\n"
+    "                        (default: 4G, 2^32)\n"
+    "  --max-tensor-bytes N  bytes of the largest tensor a node may make (default: 1G)\n"
+    "  --max-memory-bytes N  bytes of inputs, intermediates and outputs alive at once,\n"
+    "                        parameters aside (default: 2G)\n";
 
 // The command line, or what is wrong with it (`usage_error`: parse stops at the first
 // mistake, and the caller prints it with the usage).
@@ -52,8 +64,32 @@ struct Options {
   std::string output_dir;
   std::string output_file;
   int threads = 0;
+  Limits limits;
   std::string usage_error;
 };
+
+// A limit's value: digits, then optionally K, M, G or T (binary: 2^10 ... 2^40).
+bool parse_limit(const std::string& v, uint64_t* out) {
+  std::size_t digits = 0;
+  uint64_t n = 0;
+  for (; digits < v.size() && v[digits] >= '0' && v[digits] <= '9'; ++digits) {
+    if (__builtin_mul_overflow(n, uint64_t{10}, &n) ||
+        __builtin_add_overflow(n, static_cast<uint64_t>(v[digits] - '0'), &n)) {
+      return false;
+    }
+  }
+  if (digits == 0 || v.size() - digits > 1) return false;
+  if (digits < v.size()) {
+    static constexpr std::string_view kSuffixes = "KMGT";
+    const std::size_t power = kSuffixes.find(v.back());
+    if (power == std::string_view::npos) return false;
+    const unsigned shift = 10 * static_cast<unsigned>(power + 1);
+    if (n > (UINT64_MAX >> shift)) return false;
+    n <<= shift;
+  }
+  *out = n;
+  return true;
+}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -64,8 +100,12 @@ Options parse(int argc, char** argv) {
   };
   for (std::size_t k = 0; k < args.size(); ++k) {
     const std::string_view a = args[k];
+    uint64_t* limit = a == "--max-node-work"      ? &o.limits.max_node_work
+                      : a == "--max-tensor-bytes" ? &o.limits.max_tensor_bytes
+                      : a == "--max-memory-bytes" ? &o.limits.max_memory_bytes
+                                                  : nullptr;
     const bool takes_value = a == "--input" || a == "-i" || a == "--output-dir" || a == "-o" ||
-                             a == "--output" || a == "--threads";
+                             a == "--output" || a == "--threads" || limit != nullptr;
     if (takes_value && k + 1 >= args.size()) return wrong(std::string(a) + " needs a value");
     if (a == "--input" || a == "-i") {
       o.inputs.emplace_back(args[++k]);
@@ -81,6 +121,14 @@ Options parse(int argc, char** argv) {
         return wrong("--threads needs a positive number, got '" + v + "'");
       }
       o.threads = static_cast<int>(n);
+    } else if (limit != nullptr) {
+      const std::string v(args[++k]);
+      if (!parse_limit(v, limit)) {
+        return wrong(std::string(a) +
+                     " needs a count (digits, optionally followed by K, M, G or T; 0: no limit), "
+                     "got '" +
+                     v + "'");
+      }
     } else if (a == "-h" || a == "--help") {
       o.command = "help";
       return o;
@@ -102,13 +150,20 @@ Options parse(int argc, char** argv) {
   if (o.model.empty()) return wrong(o.command + " needs a MODEL_FILE");
   if (o.command == "run" && o.output_dir.empty()) return wrong("run needs --output-dir DIR");
   if (o.command == "trace" && o.output_file.empty()) return wrong("trace needs -o FILE");
-  if ((o.command == "run" || o.command == "trace") && o.inputs.empty()) {
-    return wrong(o.command + " needs the model's inputs (--input A.npy, one per input)");
-  }
   return o;
 }
 
-std::vector<Tensor> read_inputs(const Options& o) {
+// The --input files, which must be one per model input (a model without inputs takes none).
+std::vector<Tensor> read_inputs(const Options& o, const Model& model) {
+  if (o.inputs.empty() && !model.inputs.empty()) {
+    std::string wanted;
+    for (const Input& in : model.inputs) {
+      wanted += (wanted.empty() ? "" : ", ") + in.name + ": " + in.desc.str();
+    }
+    raise(Error(detail::str(o.model, " takes ", model.inputs.size(), " input",
+                            model.inputs.size() == 1 ? "" : "s", " (", wanted,
+                            "): give one --input FILE.npy per input, in this order")));
+  }
   std::vector<Tensor> inputs;
   for (const std::string& path : o.inputs) inputs.push_back(read_npy(path));
   return inputs;
@@ -145,14 +200,15 @@ int run_command(const Options& o) {
     return 0;
   }
 
-  const Program program(model);
+  const Program program(model, OperatorRegistry::global(), o.limits);
   if (o.command == "shapes") {
-    const std::vector<Tensor> inputs = o.inputs.empty() ? exported_inputs(*model) : read_inputs(o);
+    const std::vector<Tensor> inputs =
+        o.inputs.empty() ? exported_inputs(*model) : read_inputs(o, *model);
     std::cout << format_shapes(compute_shapes(program, inputs));
     return 0;
   }
 
-  const std::vector<Tensor> inputs = read_inputs(o);
+  const std::vector<Tensor> inputs = read_inputs(o, *model);
   if (o.command == "trace") {
     const OperatorTrace trace;
     program.run(inputs);

@@ -14,6 +14,8 @@ namespace sops::lite {
 
 namespace {
 
+constexpr std::size_t kNoCheck = SIZE_MAX;
+
 std::string missing_message(const std::string& source, const std::vector<std::string>& names) {
   std::ostringstream os;
   os << source << " needs " << names.size() << " operator" << (names.size() == 1 ? "" : "s")
@@ -87,27 +89,15 @@ std::string describe(const Tensor& t) {
   return t.defined() ? TensorDesc::of(t).str() : "undefined";
 }
 
-// Node `index` of `model`, for the errors raised while binding or running it:
-// "model.sopsm: node 'add_1' (aten::add.Tensor): ".
-struct NodeWhere {
-  const Model& model;
-  std::size_t index;
-
-  static void describe(const void* data, std::string& out) {
-    const auto& w = *static_cast<const NodeWhere*>(data);
-    const Node& node = w.model.nodes[w.index];
-    out += w.model.source + ": node '" + node.name + "' (" + w.model.operators[node.op] + "): ";
-  }
-};
-
 }  // namespace
 
 MissingOperatorsError::MissingOperatorsError(const std::string& source,
                                              std::vector<std::string> names)
     : Error(missing_message(source, names)), names_(std::move(names)) {}
 
-Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& registry)
-    : model_(std::move(model)) {
+Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& registry,
+                 const Limits& limits)
+    : model_(std::move(model)), limits_(limits) {
   const Model& m = *model_;
 
   // Every operator, looked up once; all the missing ones reported together.
@@ -197,9 +187,11 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
 
   constants_.reserve(m.constants.size());
   meta_constants_.reserve(m.constants.size());
+  is_constant_.assign(m.num_values, false);
   for (const Constant& c : m.constants) {
     constants_.push_back(constant_tensor(m, c));
     meta_constants_.push_back(empty(c.desc.sizes, TensorOptions(c.desc.dtype).device(kMeta)));
+    is_constant_[c.slot] = true;
   }
 }
 
@@ -237,7 +229,20 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
   for (std::size_t k = 0; k < constants_.size(); ++k)
     slots[model_->constants[k].slot] = constants_[k];
   for (std::size_t k = 0; k < inputs.size(); ++k) slots[model_->inputs[k].slot] = inputs[k];
-  return execute(std::move(slots), /*meta=*/false, observer);
+  // Every node the exported shapes decide was measured once on Meta (limit_plan); a node
+  // over a limit is refused before anything runs. The nodes after one whose result shape
+  // depends on data are measured as they come.
+  std::size_t check_from = kNoCheck;
+  if (limits_.any()) {
+    const LimitPlan& plan = limit_plan();
+    if (!plan.refusal.empty()) {
+      const NodeWhere where{*model_, plan.planned};
+      const PrefixScope scope(&NodeWhere::describe, &where);
+      raise(Error(plan.refusal));
+    }
+    check_from = plan.planned;
+  }
+  return execute(std::move(slots), /*meta=*/false, check_from, observer);
 }
 
 std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
@@ -250,11 +255,10 @@ std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     slots[model_->inputs[k].slot] = empty(inputs[k].sizes(), inputs[k].options().device(kMeta));
   }
-  return execute(std::move(slots), /*meta=*/true, observer);
+  return execute(std::move(slots), /*meta=*/true, kNoCheck, observer);
 }
 
-void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots,
-                       bool meta) const {
+Stack Program::make_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta) const {
   Stack stack = b.args;
   for (const TensorUse& use : b.tensors) {
     Value& v = stack[use.arg];
@@ -279,6 +283,11 @@ void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>&
   if (meta) {
     for (uint32_t d : b.device_args) stack[d] = Value(Device(kMeta));
   }
+  return stack;
+}
+
+void Program::call_and_store(const BoundNode& b, const Node& node, Stack& stack,
+                             std::vector<Value>& slots) const {
   b.op->kernel()(stack);
   if (node.unpack) {
     if (stack.size() != 1) {
@@ -300,14 +309,25 @@ void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>&
   }
 }
 
-std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta,
+void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots,
+                       bool meta) const {
+  Stack stack = make_stack(b, slots, meta);
+  call_and_store(b, node, stack, slots);
+}
+
+std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::size_t check_from,
                                      const NodeObserver& observer) const {
   const Model& m = *model_;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     {
       const NodeWhere where{m, i};
       const PrefixScope scope(&NodeWhere::describe, &where);
-      raise_standard_exceptions([&] { run_node(nodes_[i], m.nodes[i], slots, meta); });
+      raise_standard_exceptions([&] {
+        std::optional<NodeMeasure> after;  // a node measured only once it has run
+        if (i >= check_from) after = check_limits_before(i, slots);
+        run_node(nodes_[i], m.nodes[i], slots, meta);
+        if (after) check_limits_after(i, *after, slots);
+      });
     }
     if (observer) observer(i, slots);
     for (uint32_t s : nodes_[i].release_after) slots[s] = Value();

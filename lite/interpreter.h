@@ -15,14 +15,27 @@
 //
 // run_meta() runs the same graph on Meta tensors: every kernel's shape computation,
 // no data touched.
+//
+// Resource limits (lite/limits.h): run() refuses a node that would touch, make or hold
+// more than the program's Limits allow, before it runs. The inputs' shapes are the
+// exported ones, so the first run measures every node once on Meta and keeps the
+// figures (nothing is measured while loading, and later runs compare nothing but a
+// flag). A node whose result shape depends on data (nonzero, a boolean mask index) is
+// measured on its inputs before it runs and on its outputs after; the nodes after it
+// are measured on Meta twins of their inputs as they come. Builds without exceptions
+// cannot recover from a Meta kernel's error: there an operator without a Meta kernel
+// (none of //ops:aten's) ends the run with that error unless the limits are none().
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "lite/limits.h"
 #include "lite/model.h"
 #include "runtime/operator_registry.h"
 #include "runtime/tensor.h"
@@ -47,14 +60,17 @@ using NodeObserver = std::function<void(std::size_t node, const std::vector<Valu
 class Program {
  public:
   explicit Program(std::shared_ptr<const Model> model,
-                   const OperatorRegistry& registry = OperatorRegistry::global());
+                   const OperatorRegistry& registry = OperatorRegistry::global(),
+                   const Limits& limits = Limits());
 
   const Model& model() const { return *model_; }
+  const Limits& limits() const { return limits_; }
   // The registered operator node `i` calls.
   const RegisteredOperator& op(std::size_t node) const { return *nodes_[node].op; }
 
   // Runs the model. `inputs` must match the model's inputs in number, dtype and shape
   // (an error names the input and both shapes otherwise). Returns the outputs in order.
+  // A node over the limits is an error naming it, the limit and how to raise it.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs,
                           const NodeObserver& observer = {}) const;
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
@@ -79,15 +95,45 @@ class Program {
     std::vector<uint32_t> release_after;  // slots read here for the last time
   };
 
-  std::vector<Tensor> execute(std::vector<Value> slots, bool meta,
+  // What the first run learns about the limits, for every later one.
+  struct LimitPlan {
+    std::size_t planned = 0;  // nodes [0, planned) were measured on the exported shapes
+    std::string refusal;      // non-empty: node `planned` exceeds a limit, and why
+  };
+
+  // Nodes from `check_from` on are measured before they run (and some after).
+  std::vector<Tensor> execute(std::vector<Value> slots, bool meta, std::size_t check_from,
                               const NodeObserver& observer) const;
-  // Fills the node's stack from `slots`, calls its kernel, stores its results in `slots`.
+  // The node's stack: its prepared arguments with the tensors of `slots` put in (and its
+  // Device arguments made Meta if `meta`).
+  Stack make_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta) const;
+  // Calls the node's kernel on `stack` and stores its results in `slots`.
+  void call_and_store(const BoundNode& b, const Node& node, Stack& stack,
+                      std::vector<Value>& slots) const;
   void run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots, bool meta) const;
 
+  // lite/program_limits.cc: the plan (made once, by the first run that needs it), and
+  // the checks of a node the plan does not cover. check_limits_before raises if node `i`
+  // would exceed a limit; it returns the measure to finish after the node has run when
+  // Meta could not give its outputs.
+  const LimitPlan& limit_plan() const;
+  LimitPlan make_limit_plan() const;
+  std::optional<NodeMeasure> check_limits_before(std::size_t i,
+                                                 const std::vector<Value>& slots) const;
+  void check_limits_after(std::size_t i, NodeMeasure& measure,
+                          const std::vector<Value>& slots) const;
+  // The tensors node `b` reads from `stack`, named by their arguments.
+  std::vector<NodeInput> node_inputs(const BoundNode& b, const Stack& stack) const;
+
   std::shared_ptr<const Model> model_;
+  Limits limits_;
   std::vector<BoundNode> nodes_;
   std::vector<Tensor> constants_;       // the constants' data, as tensors
   std::vector<Tensor> meta_constants_;  // the same on Meta
+  std::vector<bool> is_constant_;       // by slot
+
+  mutable std::once_flag limit_plan_once_;
+  mutable LimitPlan limit_plan_;
 };
 
 }  // namespace sops::lite

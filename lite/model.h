@@ -141,6 +141,15 @@ class Model {
   std::size_t size_ = 0;
 };
 
+// Node `index` of `model`, for the errors raised while binding or running it (through a
+// PrefixScope): "model.sopsm: node 'add_1' (aten::add.Tensor): ".
+struct NodeWhere {
+  const Model& model;
+  std::size_t index;
+
+  static void describe(const void* data, std::string& out);
+};
+
 // Parses a whole model file: `size` bytes at `bytes` (from Model::allocate_bytes).
 // `source` names it in messages.
 std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<const std::byte> bytes,

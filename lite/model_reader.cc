@@ -505,4 +505,10 @@ std::shared_ptr<const Model> read_model_file(const std::string& path) {
   return read_model(path, std::move(bytes), size);
 }
 
+void NodeWhere::describe(const void* data, std::string& out) {
+  const auto& w = *static_cast<const NodeWhere*>(data);
+  const Node& node = w.model.nodes[w.index];
+  out += w.model.source + ": node '" + node.name + "' (" + w.model.operators[node.op] + "): ";
+}
+
 }  // namespace sops::lite

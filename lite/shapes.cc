@@ -1,6 +1,7 @@
 #include "lite/shapes.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 namespace sops::lite {
@@ -12,8 +13,7 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
 
   std::vector<bool> is_constant(model.num_values, false);
   for (const Constant& c : model.constants) is_constant[c.slot] = true;
-  // The constants' storages (one each), sorted once; the live ones of a node, searched
-  // in order.
+  // The constants' storages, taken while every constant is still alive (after node 0).
   std::vector<const StorageImpl*> constant_storages;
 
   auto observe = [&](std::size_t i, const std::vector<Value>& slots) {
@@ -23,7 +23,6 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
           constant_storages.push_back(slots[c.slot].to_tensor().storage().impl());
         }
       }
-      std::sort(constant_storages.begin(), constant_storages.end());
     }
     const Node& node = model.nodes[i];
     for (std::size_t k = 0; k < node.outs.size(); ++k) {
@@ -33,25 +32,14 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
           node.outs.size() == 1 ? node.name : node.name + "." + std::to_string(k);
       report.values.push_back({name, TensorDesc::of(v.to_tensor())});
     }
-    // What is alive now: each storage once, parameters and their views aside.
-    std::vector<const StorageImpl*> seen;
-    auto has = [](const std::vector<const StorageImpl*>& v, const StorageImpl* s) {
-      return std::find(v.begin(), v.end(), s) != v.end();
-    };
-    std::size_t live = 0;
+    // What is alive now: each storage once, parameters and their views aside; summed in
+    // 128 bits (a crafted model's sizes must not make the peak wrap around).
+    LiveBytes live(constant_storages);
     for (uint32_t s = 0; s < slots.size(); ++s) {
-      const Value& v = slots[s];
-      if (is_constant[s] || !v.is_tensor() || !v.to_tensor().defined()) continue;
-      const StorageImpl* storage = v.to_tensor().storage().impl();
-      if (storage == nullptr || has(seen, storage) ||
-          std::binary_search(constant_storages.begin(), constant_storages.end(), storage)) {
-        continue;
-      }
-      seen.push_back(storage);
-      live += storage->nbytes();
+      if (!is_constant[s]) live.add(slots[s]);
     }
-    if (live > report.peak_bytes) {
-      report.peak_bytes = live;
+    if (live.total() > report.peak_bytes) {
+      report.peak_bytes = live.total();
       report.peak_node = node.name;
     }
   };
@@ -64,7 +52,8 @@ std::string format_shapes(const ShapeReport& report) {
   for (const ValueShape& v : report.inputs)
     os << "# input " << v.name << " " << v.desc.str() << "\n";
   for (const ValueShape& v : report.values) os << v.name << " " << v.desc.str() << "\n";
-  os << "# peak activation memory: " << report.peak_bytes << " bytes";
+  os << "# peak activation memory: " << report.peak_bytes
+     << (report.peak_bytes == UINT64_MAX ? " or more" : "") << " bytes";
   if (!report.peak_node.empty()) os << " (after node '" << report.peak_node << "')";
   os << "\n";
   return os.str();

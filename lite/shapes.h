@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,8 @@ struct ShapeReport {
   // The most bytes held at once by the model's inputs, intermediates and outputs
   // (parameters and buffers excluded), counting each storage once and freeing each
   // value after its last use, as Program::run does; and the node after which it
-  // is reached.
-  std::size_t peak_bytes = 0;
+  // is reached. UINT64_MAX: that many or more (a crafted model's sizes).
+  uint64_t peak_bytes = 0;
   std::string peak_node;
 };
 
