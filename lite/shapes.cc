@@ -48,7 +48,12 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
         continue;
       }
       seen.push_back(storage);
-      live += storage->nbytes();
+      // Each storage's bytes fit in 63 bits, their sum need not (meta tensors of 2**62
+      // bytes cost nothing to make): a wrapped sum would report a small peak.
+      if (__builtin_add_overflow(live, storage->nbytes(), &live)) {
+        raise(Error(detail::str(model.source, ": node '", node.name,
+                                "': the tensors alive after it take more than 2**64 bytes")));
+      }
     }
     if (live > report.peak_bytes) {
       report.peak_bytes = live;
