@@ -144,7 +144,7 @@ def _mutate_sizes(rng, sizes):
     elif choice == 3:
         sizes = []
     elif choice == 4:
-        sizes = [1] * rng.choice((MAX_NDIM - 1, MAX_NDIM)) + sizes[:0]
+        sizes = [1] * rng.choice((MAX_NDIM - 1, MAX_NDIM))  # as many dimensions as allowed
     else:
         sizes = list(reversed(sizes))
     return tuple(sizes)

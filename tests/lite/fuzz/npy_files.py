@@ -23,6 +23,7 @@ DESCRS = {
 # The largest input the fuzzer writes: a larger declared input is fed a small one
 # (which the runtime refuses for its shape).
 MAX_INPUT_BYTES = 8 << 20
+ELEMENT_SIZES = dict(DTYPES.values())  # name -> bytes
 
 
 def header_bytes(header: str, version: int = 1, pad: bool = True) -> bytes:
@@ -50,10 +51,7 @@ def fill(dtype_name: str, n: int) -> bytes:
     if dtype_name.startswith("float"):
         code = {"float16": "e", "float32": "f", "float64": "d"}[dtype_name]
         return struct.pack(f"<{n}{code}", *[((k * 5) % 9 - 4) * 0.25 for k in range(n)])
-    return bytes(n * DTYPES_BY_NAME[dtype_name])
-
-
-DTYPES_BY_NAME = {name: size for name, size in DTYPES.values()}
+    return bytes(n * ELEMENT_SIZES[dtype_name])
 
 
 def input_npy(desc) -> bytes:

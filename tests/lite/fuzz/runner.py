@@ -10,6 +10,7 @@ BAD: a signal, a sanitizer report, a time-out, or any other exit or output.
 """
 
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -66,7 +67,15 @@ def _limits(asan: bool):
     return apply
 
 
+# What ASan prints when allocator_may_return_null lets an allocation fail (the runtime
+# then reports "out of memory"): a notice, not a report.
+ASAN_ALLOCATION_FAILED = re.compile(
+    r"^==\d+==WARNING: AddressSanitizer failed to allocate 0x[0-9a-f]+ bytes\n", re.M
+)
+
+
 def classify(returncode: int, stderr: str) -> str:
+    stderr = ASAN_ALLOCATION_FAILED.sub("", stderr)
     if any(marker in stderr for marker in CRASH_MARKERS):
         return "sanitizer" if "Sanitizer" in stderr or "runtime error:" in stderr else "signal"
     if returncode < 0:

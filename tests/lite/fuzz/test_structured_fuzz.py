@@ -120,6 +120,13 @@ def test_known_case_ends_cleanly(model):
         (1, "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n", "sanitizer"),
         (1, "x.cc:87:12: runtime error: signed integer overflow\n", "sanitizer"),
         (0, "lite_runtime: error: x\nterminate called after throwing\n", "signal"),
+        (
+            1,
+            "==51==WARNING: AddressSanitizer failed to allocate 0x800000040 bytes\n"
+            "lite_runtime: error: m.sopsm: node 'r' (aten::randperm): out of memory\n",
+            "refused",
+        ),
+        (1, "==51==WARNING: AddressSanitizer failed to allocate 0x8 bytes\n", "other"),
     ],
 )
 def test_classify(returncode, stderr, verdict):
