@@ -1,6 +1,9 @@
 #include "lite/npy.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <memory>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -136,14 +139,22 @@ Tensor parse_npy(const std::string& source, const std::string& bytes) {
   } else if (fortran != "False") {
     fail(source, "the .npy header's fortran_order is " + std::string(fortran));
   }
-  const std::vector<int64_t> sizes = parse_shape(source, dict_value(source, header, "shape"));
+  const std::string_view shape_text = dict_value(source, header, "shape");
+  const std::vector<int64_t> sizes = parse_shape(source, shape_text);
 
+  // The sizes' product with sizes of 0 counted as 1, as a model's tensor_desc
+  // (FORMAT.md): the strides of an empty (0, 2**40, 2**40) array overflow as surely as
+  // its elements would.
+  uint64_t span = 1;
   uint64_t numel = 1;
   for (int64_t s : sizes) {
-    if (s != 0 && numel > (uint64_t{1} << 50) / static_cast<uint64_t>(s)) {
-      fail(source, "the .npy array is too large");
+    const auto u = static_cast<uint64_t>(s);
+    if (u > 1 && span > (uint64_t{1} << 50) / u) {
+      fail(source, "the .npy array's shape " + std::string(shape_text) +
+                       " is too large (more than 2**50 elements, sizes of 0 counted as 1)");
     }
-    numel *= static_cast<uint64_t>(s);
+    if (u > 1) span *= u;
+    numel *= u;
   }
   const uint64_t nbytes = numel * element_size(dtype);
   const std::size_t data_start = header_start + header_len;
@@ -174,7 +185,10 @@ Tensor read_npy(const std::string& path) {
   return parse_npy(path, bytes);
 }
 
-std::string format_npy(const Tensor& t) {
+namespace {
+
+// The file up to the data: magic, version 1.0, header length and numpy.save's header.
+std::string npy_preamble(const Tensor& t) {
   SOPS_CHECK(t.defined() && t.device().is_cpu(), "write_npy: needs a defined cpu tensor, got ", t);
   std::string_view descr;
   for (const NpyType& n : kTypes) {
@@ -197,16 +211,38 @@ std::string format_npy(const Tensor& t) {
   out.push_back('\x00');
   append_le(out, static_cast<uint32_t>(header.size()), 2);
   out += header;
+  return out;
+}
 
+}  // namespace
+
+std::string format_npy(const Tensor& t) {
+  std::string out = npy_preamble(t);
   // The elements in row-major order, whatever the strides.
   const std::size_t start = out.size();
-  out.resize(start + t.nbytes());
+  out.resize(start + row_major_nbytes(t, "write_npy"));
   copy_row_major(t, out.data() + start);
   return out;
 }
 
 void write_npy(const std::string& path, const Tensor& t) {
-  write_file(path, format_npy(t), "the .npy file");
+  // One buffer from malloc, not a std::string: an output far larger than its storage
+  // (an expanded view) that does not fit in memory is a clean error, with or without
+  // a sanitizer's allocator (whose operator new ends the process instead of throwing).
+  const std::string preamble = npy_preamble(t);
+  const std::size_t nbytes = row_major_nbytes(t, "write_npy");
+  if (nbytes > std::numeric_limits<std::size_t>::max() - preamble.size()) {
+    raise(Error(detail::str("write_npy: ", nbytes, " bytes of data do not fit in memory")));
+  }
+  const std::size_t size = preamble.size() + nbytes;
+  const std::unique_ptr<char, void (*)(void*)> buffer(static_cast<char*>(std::malloc(size)),
+                                                      &std::free);
+  if (buffer == nullptr) {
+    raise(Error(detail::str("write_npy: out of memory: the file takes ", size, " bytes")));
+  }
+  std::memcpy(buffer.get(), preamble.data(), preamble.size());
+  copy_row_major(t, buffer.get() + preamble.size());
+  write_file(path, std::string_view(buffer.get(), size), "the .npy file");
 }
 
 }  // namespace sops::lite

@@ -3,7 +3,18 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/error.h"
+
 namespace sops::lite {
+
+std::size_t row_major_nbytes(const Tensor& t, const char* what) {
+  int64_t nbytes = 0;
+  if (__builtin_mul_overflow(t.numel(), static_cast<int64_t>(t.element_size()), &nbytes)) {
+    raise(Error(detail::str(what, ": ", t.numel(), " elements of ", t.scalar_type(),
+                            " are more than 2**63 bytes")));
+  }
+  return static_cast<std::size_t>(nbytes);
+}
 
 void copy_row_major(const Tensor& t, void* dst) {
   const int64_t numel = t.numel();
@@ -12,7 +23,7 @@ void copy_row_major(const Tensor& t, void* dst) {
   const auto* base = static_cast<const char*>(t.data_ptr());
   auto* out = static_cast<char*>(dst);
   if (t.is_contiguous()) {
-    std::memcpy(out, base, t.nbytes());
+    std::memcpy(out, base, row_major_nbytes(t, "copy"));
     return;
   }
   const int64_t nd = t.dim();
@@ -30,6 +41,7 @@ void copy_row_major(const Tensor& t, void* dst) {
 }
 
 Tensor contiguous_copy(const Tensor& t) {
+  row_major_nbytes(t, "copying an output that views a constant");
   Tensor c = empty(t.sizes(), TensorOptions(t.scalar_type()));
   copy_row_major(t, c.data_ptr());
   return c;

@@ -7,7 +7,11 @@
 
 namespace sops::lite {
 
-// Writes t.nbytes() bytes to dst: t's elements in row-major order.
+// The bytes of t's elements, row-major: t.numel() * t.element_size(), or an Error naming
+// `what` when that overflows (an expanded view of 2**62 elements of 4 bytes each, whose
+// Tensor::nbytes() wraps around).
+std::size_t row_major_nbytes(const Tensor& t, const char* what);
+// Writes row_major_nbytes(t) bytes to dst: t's elements in row-major order.
 void copy_row_major(const Tensor& t, void* dst);
 // A new contiguous CPU tensor with t's elements.
 Tensor contiguous_copy(const Tensor& t);

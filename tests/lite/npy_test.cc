@@ -150,5 +150,32 @@ TEST(NpyTest, RefusesWhatItCannotRead) {
             std::string::npos);
 }
 
+// Shapes whose strides overflow even with no element: the rule of a model's
+// tensor_desc (sizes of 0 counted as 1), not only the element count.
+TEST(NpyTest, RefusesShapesTooLargeForStrides) {
+  const std::string header =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 1099511627776, "
+      "1099511627776), }";
+  std::string npy = "\x93NUMPY\x01";
+  npy.push_back('\0');
+  npy.push_back(static_cast<char>(header.size()));
+  npy.push_back('\0');
+  npy += header;
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", npy); }).find("x.npy: the .npy array's shape"),
+            std::string::npos);
+  EXPECT_NE(error_message([&] { parse_npy("x.npy", npy); }).find("is too large"),
+            std::string::npos);
+}
+
+// An expanded view of 2**62 float elements: 2**64 bytes, which Tensor::nbytes() wraps
+// to 0; writing it must be an error, not a write past a buffer of the wrapped size.
+TEST(NpyTest, RefusesToWriteMoreThan2To63Bytes) {
+  const Tensor one = empty({1}, TensorOptions(kFloat));
+  const Tensor huge = one.as_strided({int64_t{1} << 62}, {0});
+  EXPECT_NE(
+      error_message([&] { format_npy(huge); }).find("write_npy: 4611686018427387904 elements"),
+      std::string::npos);
+}
+
 }  // namespace
 }  // namespace sops::lite
