@@ -40,8 +40,8 @@ EXPECTED = {
         "the .npy array's shape (0, 1099511627776, 1099511627776) is too large"
     ),
     # shapes sums the peak in 128 bits and prints the largest value "or more"; run refuses
-    # the first 2**62-byte tensor before making it.
-    ("shapes-peak-memory-four-2e62-byte-tensors", "run"): "exceeds the tensor size limit",
+    # the first 2**62-byte tensor before making it (its work, the elements it writes).
+    ("shapes-peak-memory-four-2e62-byte-tensors", "run"): "exceeds the node work limit",
 }
 
 
