@@ -48,7 +48,13 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
         continue;
       }
       seen.push_back(storage);
-      live += storage->nbytes();
+      // Meta storages of hostile shapes hold up to 2^63 - 1 bytes each: their sum is
+      // checked, not wrapped around to a small figure.
+      int64_t sum = 0;
+      SOPS_CHECK(
+          !add_overflows(static_cast<int64_t>(live), static_cast<int64_t>(storage->nbytes()), &sum),
+          "the activations alive after node '", node.name, "' take more bytes than int64 counts");
+      live = static_cast<std::size_t>(sum);
     }
     if (live > report.peak_bytes) {
       report.peak_bytes = live;
