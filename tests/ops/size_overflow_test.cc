@@ -100,13 +100,15 @@ TEST(SizeOverflow, FactoriesAndRepeat) {
   EXPECT_TRUE(refuses([] { aten::full({k2to62, 4}, 1.0); }, "empty", "",
                       "numel of shape [4611686018427387904, 4] overflows int64"));
   EXPECT_TRUE(refuses([] { aten::empty_strided({k2to40, k2to40}, {k2to40, 1}); }, "empty_strided",
-                      "", "overflow int64"));
+                      "stride", "overflow int64"));
   EXPECT_TRUE(refuses([] { aten::empty({0, k2to40, k2to40}); }, "empty", "",
                       "the contiguous strides of shape"));
   EXPECT_TRUE(refuses([] { aten::repeat(ones({2, 2}), {k2to62, 2}); }, "repeat", "repeats",
                       "repeat output size (2 * 4611686018427387904) overflows int64"));
-  EXPECT_TRUE(refuses([] { aten::as_strided(ones({4}), {2}, {1}, kMax); }, "as_strided", "",
+  EXPECT_TRUE(refuses([] { aten::as_strided(ones({4}), {2}, {1}, kMax); }, "as_strided", "stride",
                       "overflow int64"));
+  EXPECT_TRUE(refuses([] { aten::as_strided(ones({4}), {3, 3}, {k2to62, k2to62}); }, "as_strided",
+                      "stride", "overflow int64"));
 }
 
 TEST(SizeOverflow, Padding) {
