@@ -4,6 +4,7 @@
 #include "runtime/allocator.h"
 #include "runtime/array_ref.h"
 #include "runtime/broadcast.h"
+#include "runtime/checked_math.h"
 #include "runtime/cpu_loops.h"
 #include "runtime/device.h"
 #include "runtime/device_guard.h"

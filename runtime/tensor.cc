@@ -143,7 +143,13 @@ Tensor empty(IntArrayRef sizes, TensorOptions options) {
     valid = valid && s >= 0 && !__builtin_mul_overflow(numel, s, &numel);
   int64_t nbytes = 0;
   valid = valid && !__builtin_mul_overflow(numel, static_cast<int64_t>(itemsize), &nbytes);
-  if (SOPS_UNLIKELY(!valid)) return empty_strided(sizes, contiguous_strides(sizes), options);
+  if (SOPS_UNLIKELY(!valid)) {
+    // The numel or byte count first (PyTorch: "Storage size calculation overflowed"),
+    // then the strides, which overflow on their own for [0, 2^40, 2^40].
+    check_tensor_dtype(options.dtype());
+    (void)checked_nbytes(sizes, itemsize);
+    return empty_strided(sizes, contiguous_strides(sizes), options);
+  }
   Storage storage = allocate_storage(static_cast<std::size_t>(nbytes), options);
   const Device device = device_of_storage(storage, options);
   auto impl = std::make_shared<TensorImpl>(std::move(storage), options.dtype(), device);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "runtime/array_ref.h"
+#include "runtime/checked_math.h"
 #include "runtime/element_cast.h"
 #include "runtime/error.h"
 #include "runtime/scalar.h"
@@ -44,8 +45,12 @@ class Tensor {
   ScalarType dtype() const { return impl().dtype(); }
   std::size_t element_size() const { return sops::element_size(scalar_type()); }
   std::size_t itemsize() const { return element_size(); }
-  // numel() * element_size().
-  std::size_t nbytes() const { return static_cast<std::size_t>(numel()) * element_size(); }
+  // numel() * element_size(); an expanded view may count more bytes than int64 holds
+  // (2^62 floats), which raises instead of wrapping to a small buffer's size.
+  std::size_t nbytes() const {
+    return static_cast<std::size_t>(checked_mul(numel(), static_cast<int64_t>(element_size()),
+                                                "the byte size numel * element size"));
+  }
   Device device() const { return impl().device(); }
   bool is_cpu() const { return device().is_cpu(); }
   bool is_cuda() const { return device().is_cuda(); }

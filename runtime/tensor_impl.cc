@@ -9,8 +9,11 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   int64_t running = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = running;
-    SOPS_CHECK(!__builtin_mul_overflow(running, sizes[i] > 1 ? sizes[i] : 1, &running), "sizes ",
-               sizes, " hold more elements than int64 can count");
+    // PyTorch's check too: a shape with a 0 in front of huge sizes ([0, 2^40, 2^40]) has
+    // no element, but its strides still do not fit. (The product past the first
+    // dimension is no stride: numel, which callers check.)
+    SOPS_CHECK(i == 0 || !__builtin_mul_overflow(running, sizes[i] > 1 ? sizes[i] : 1, &running),
+               "the contiguous strides of shape ", sizes, " overflow int64");
   }
   return strides;
 }
@@ -21,36 +24,22 @@ bool compute_contiguous(IntArrayRef sizes, IntArrayRef strides) {
     if (sizes[i] == 0) return true;
     if (sizes[i] == 1) continue;
     if (strides[i] != expected) return false;
-    expected *= sizes[i];
+    // A product past int64 means no stride further out can equal it, unless a 0 size
+    // there makes the tensor empty (and so contiguous).
+    if (__builtin_mul_overflow(expected, sizes[i], &expected)) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (sizes[j] == 0) return true;
+      }
+      return false;
+    }
   }
   return true;
 }
 
-int64_t checked_numel(IntArrayRef sizes) {
-  int64_t n = 1;
-  for (const int64_t s : sizes) {
-    SOPS_CHECK(s >= 0, "negative dimension ", s, " in sizes ", sizes);
-    SOPS_CHECK(!__builtin_mul_overflow(n, s, &n), "sizes ", sizes,
-               " hold more elements than int64 can count");
-  }
-  return n;
-}
-
 std::size_t required_storage_nbytes(IntArrayRef sizes, IntArrayRef strides, std::size_t itemsize,
                                     int64_t storage_offset) {
-  SOPS_CHECK(sizes.size() == strides.size(), "sizes ", sizes, " and strides ", strides,
-             " have different lengths");
-  int64_t last = storage_offset;  // index of the last element, in elements
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    SOPS_CHECK(sizes[i] >= 0, "negative dimension ", sizes[i], " in sizes ", sizes);
-    if (sizes[i] == 0) return 0;
-  }
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    int64_t span = 0;
-    SOPS_CHECK(!__builtin_mul_overflow(sizes[i] - 1, strides[i], &span) &&
-                   !__builtin_add_overflow(last, span, &last),
-               "sizes ", sizes, " with strides ", strides, " overflow int64");
-  }
+  const int64_t last = checked_max_offset(sizes, strides, storage_offset);
+  if (last < storage_offset) return 0;  // no element
   int64_t nbytes = 0;
   SOPS_CHECK(!__builtin_mul_overflow(last + 1, static_cast<int64_t>(itemsize), &nbytes), "sizes ",
              sizes, " with strides ", strides, " need more bytes than int64 counts");
@@ -84,7 +73,9 @@ void TensorImpl::set_sizes_contiguous(IntArrayRef sizes, int64_t numel) {
   int64_t running = 1;  // as contiguous_strides, written in place (every element)
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides_[i] = running;
-    running *= sizes[i] > 1 ? sizes[i] : 1;
+    // numel may be 0 while the strides overflow ([0, 2^40, 2^40]): PyTorch refuses it.
+    SOPS_CHECK(i == 0 || !__builtin_mul_overflow(running, sizes[i] > 1 ? sizes[i] : 1, &running),
+               "the contiguous strides of shape ", sizes, " overflow int64");
   }
   numel_ = numel;
   is_contiguous_ = true;

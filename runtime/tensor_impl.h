@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "runtime/array_ref.h"
+#include "runtime/checked_math.h"
 #include "runtime/device.h"
 #include "runtime/scalar_type.h"
 #include "runtime/small_vector.h"
@@ -20,8 +21,6 @@ DimVector contiguous_strides(IntArrayRef sizes);
 // Whether sizes/strides describe a contiguous layout (dimensions of size 1 may have
 // any stride; an empty tensor is contiguous).
 bool compute_contiguous(IntArrayRef sizes, IntArrayRef strides);
-// Product of sizes; throws sops::Error on a negative size or on overflow.
-int64_t checked_numel(IntArrayRef sizes);
 // Bytes of storage needed to hold these sizes/strides from `storage_offset` on; 0
 // for an empty tensor. Throws on overflow.
 std::size_t required_storage_nbytes(IntArrayRef sizes, IntArrayRef strides, std::size_t itemsize,

@@ -59,7 +59,10 @@ DimVector TensorIteratorBase::dense_strides(IntArrayRef perm) const {
   int64_t next = 1;
   for (const int64_t dim : perm) {
     strides[static_cast<std::size_t>(dim)] = next;
-    next *= std::max<int64_t>(shape_[static_cast<std::size_t>(dim)], 1);
+    // A shape with no element may still have sizes whose product overflows
+    // ([0, 2^40, 2^40], from expanding an empty tensor): PyTorch refuses its strides too.
+    next = checked_mul(next, std::max<int64_t>(shape_[static_cast<std::size_t>(dim)], 1),
+                       "the strides of the output");
   }
   return strides;
 }
@@ -82,7 +85,14 @@ void TensorIteratorBase::compute_loop_strides(IntArrayRef perm) {
     for (std::size_t d = 0; d < ndim; ++d) {
       const std::size_t dim = dim_of(d);
       int64_t stride = 0;
-      if (dim >= lead && t.sizes()[dim - lead] != 1) stride = t.strides()[dim - lead] * itemsize;
+      // A stride of an empty operand may be anything (as_strided checks no storage for
+      // it), so the product in bytes may not fit: such an operand is never walked.
+      if (dim >= lead && t.sizes()[dim - lead] != 1 &&
+          mul_overflows(t.strides()[dim - lead], itemsize, &stride)) {
+        SOPS_CHECK(t.numel() == 0, "the stride ", t.strides()[dim - lead], " of an operand of ",
+                   "sizes ", t.sizes(), " in bytes overflows int64");
+        stride = 0;
+      }
       loop_strides_[d * nt + arg] = stride;
     }
   }
@@ -103,7 +113,8 @@ void TensorIteratorBase::coalesce_dimensions() {
     if (!can) {
       can = true;
       for (std::size_t arg = 0; arg < nt && can; ++arg) {
-        can = shape0 * stride(prev, arg) == stride(d, arg);
+        int64_t outer = 0;  // (an empty operand's strides may be anything)
+        can = !mul_overflows(shape0, stride(prev, arg), &outer) && outer == stride(d, arg);
       }
     }
     if (can) {

@@ -21,7 +21,11 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   SOPS_CHECK_ARG(length >= 0, "pad", "narrow(): length must be non-negative.");
   DimVector sizes(self.sizes());
   sizes[static_cast<std::size_t>(dim)] = length;
-  return self.as_strided(sizes, self.strides(), self.storage_offset() + start * self.stride(dim));
+  // (an empty self's strides are not bounded by its storage: the offset is checked)
+  return self.as_strided(
+      sizes, self.strides(),
+      checked_add(self.storage_offset(), checked_mul(start, self.stride(dim), "offset", "pad"),
+                  "offset", "pad"));
 }
 
 }  // namespace
@@ -44,7 +48,8 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
   bool all_non_positive = true;
   for (int64_t d = first; d < ndim; ++d) {
     if (before(d) < 0) {
-      input = narrow(input, d, -before(d), input.size(d) + before(d));
+      input = narrow(input, d, checked_sub(0, before(d), "negated padding", "pad"),
+                     input.size(d) + before(d));
     } else if (before(d) != 0) {
       all_non_positive = false;
     }
@@ -58,7 +63,8 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
 
   DimVector sizes(self.sizes());
   for (int64_t d = first; d < ndim; ++d) {
-    const int64_t size = self.size(d) + before(d) + after(d);
+    const int64_t size = checked_add(checked_add(self.size(d), before(d), "padded size", "pad"),
+                                     after(d), "padded size", "pad");
     SOPS_CHECK_ARG(size >= 0, "pad", "The input size ", self.size(d), ", plus negative padding ",
                    before(d), " and ", after(d),
                    " resulted in a negative output size, which is invalid. Check dimension ", d,

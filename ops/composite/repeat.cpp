@@ -20,7 +20,9 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
     strides[lead + d] = self.stride(d);
   }
   DimVector target(static_cast<std::size_t>(n));
-  for (int64_t d = 0; d < n; ++d) target[d] = sizes[d] * repeats[d];
+  for (int64_t d = 0; d < n; ++d) {
+    target[d] = checked_mul(sizes[d], repeats[d], "repeat output size", "repeats");
+  }
   for (const int64_t t : target) {
     SOPS_CHECK_ARG(t >= 0, "repeats", "Trying to create tensor with negative dimension ", t, ": ",
                    target);

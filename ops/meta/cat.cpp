@@ -73,7 +73,8 @@ SOPS_META_FUNC(cat)(const ITensorListRef& tensors, int64_t dim) {
     for (std::size_t i = 0; i < tensors.size(); ++i) {
       if (ops_util::cat_skipped(tensors[i])) continue;
       check_same_shape_except(first, tensors[i], wrapped, i);
-      size_at_dim += tensors[i].size(wrapped);
+      size_at_dim =
+          checked_add(size_at_dim, tensors[i].size(wrapped), "cat output size", "tensors");
     }
     sizes = DimVector(first.sizes());
     sizes[static_cast<std::size_t>(wrapped)] = size_at_dim;

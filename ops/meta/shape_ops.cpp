@@ -30,7 +30,11 @@ namespace {
 Tensor narrow_unchecked(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   DimVector sizes(self.sizes());
   sizes[static_cast<std::size_t>(dim)] = length;
-  return self.as_strided(sizes, self.strides(), self.storage_offset() + start * self.stride(dim));
+  // An empty view's strides are not bounded by its storage: the offset is checked.
+  return self.as_strided(
+      sizes, self.strides(),
+      checked_add(self.storage_offset(), checked_mul(start, self.stride(dim), "offset", "start"),
+                  "offset", "start"));
 }
 
 }  // namespace
@@ -77,7 +81,10 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool /*implicit*/) {
     const int64_t dim = tensor_dim - (ndim - i);
     int64_t s = dim >= 0 ? self.size(dim) : 1;
     int64_t stride =
-        dim >= 0 ? self.stride(dim) : (i + 1 < ndim ? sizes[ui + 1] * strides[ui + 1] : 1);
+        dim >= 0
+            ? self.stride(dim)
+            : (i + 1 < ndim ? checked_mul(sizes[ui + 1], strides[ui + 1], "expanded stride", "size")
+                            : 1);
     int64_t target = size[ui];
     if (target == -1) {
       SOPS_CHECK_ARG(dim >= 0, "size", "The expanded size of the tensor (", target,
@@ -129,7 +136,8 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   const int64_t d = ops_util::wrap_dim(dim, self.dim() + 1);
   DimVector sizes(self.sizes());
   DimVector strides(self.strides());
-  const int64_t stride = d >= self.dim() ? 1 : self.size(d) * self.stride(d);
+  const int64_t stride =
+      d >= self.dim() ? 1 : checked_mul(self.size(d), self.stride(d), "unsqueezed stride", "self");
   sizes.insert(static_cast<std::size_t>(d), 1);
   strides.insert(static_cast<std::size_t>(d), stride);
   return self.as_strided(sizes, strides, self.storage_offset());
@@ -170,8 +178,18 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
   const auto ud = static_cast<std::size_t>(d);
   const int64_t len = end_val - start_val;
   sizes[ud] = len / step + (len % step != 0 ? 1 : 0);  // round up, without overflow
-  strides[ud] *= step;
-  return self.as_strided(sizes, strides, self.storage_offset() + start_val * self.stride(d));
+  // A huge step leaves one element, whose stride is never used: PyTorch's product then
+  // wraps around, here it keeps the stride it had.
+  if (mul_overflows(strides[ud], step, &strides[ud])) {
+    SOPS_CHECK_ARG(sizes[ud] <= 1, "step", "slice: stride ", self.stride(d), " times step ", step,
+                   " overflows int64");
+    strides[ud] = self.stride(d);
+  }
+  return self.as_strided(
+      sizes, strides,
+      checked_add(self.storage_offset(),
+                  checked_mul(start_val, self.stride(d), "slice offset", "start"), "slice offset",
+                  "start"));
 }
 
 Tensor select(const Tensor& self, int64_t dim, int64_t index) {
@@ -185,7 +203,10 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
   DimVector strides(self.strides());
   sizes.erase(static_cast<std::size_t>(d));
   strides.erase(static_cast<std::size_t>(d));
-  return self.as_strided(sizes, strides, self.storage_offset() + index * self.stride(d));
+  return self.as_strided(
+      sizes, strides,
+      checked_add(self.storage_offset(), checked_mul(index, self.stride(d), "offset", "index"),
+                  "offset", "index"));
 }
 
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
@@ -198,9 +219,13 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
                  "split_size can only be 0 if dimension size is 0, but got dimension size of ",
                  dim_size);
   // One split when split_size is 0 (and the dimension empty) or larger than the dimension.
+  // ceil(dim_size / split_size) without forming dim_size + split_size - 1, which a huge
+  // split_size overflows; the last split holds what the others leave (at most dim_size).
   const int64_t num_splits =
-      split_size == 0 ? 1 : std::max<int64_t>((dim_size + split_size - 1) / split_size, 1);
-  const int64_t last_split_size = split_size - (split_size * num_splits - dim_size);
+      split_size == 0
+          ? 1
+          : std::max<int64_t>(dim_size / split_size + (dim_size % split_size != 0 ? 1 : 0), 1);
+  const int64_t last_split_size = split_size == 0 ? 0 : dim_size - (num_splits - 1) * split_size;
   std::vector<Tensor> splits;
   splits.reserve(static_cast<std::size_t>(num_splits));
   for (int64_t i = 0; i < num_splits; ++i) {

@@ -89,8 +89,13 @@ DimVector output_size_from(const Tensor& input, OptionalIntArrayRef output_size,
                  scale_factors->size());
   DimVector sizes;
   for (int64_t i = 0; i < spatial; ++i) {
-    const double scaled =
-        static_cast<double>(input.size(i + 2)) * (*scale_factors)[static_cast<std::size_t>(i)];
+    const double scale = (*scale_factors)[static_cast<std::size_t>(i)];
+    const double scaled = static_cast<double>(input.size(i + 2)) * scale;
+    // A double outside int64's range (or NaN) has no integer value: converting it is
+    // undefined behaviour, so a huge or non-finite scale factor is refused here.
+    SOPS_CHECK_ARG(scaled > -0x1p63 && scaled < 0x1p63, "scale_factors", "input size ",
+                   input.size(i + 2), " times scale factor ", scale,
+                   " gives an output size that int64 cannot hold");
     sizes.push_back(static_cast<int64_t>(scaled));
   }
   return sizes;

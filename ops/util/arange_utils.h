@@ -46,14 +46,19 @@ int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step
                  "upper bound and lower bound inconsistent with step sign");
   double size_d;
   if constexpr (std::is_same_v<scalar_t, int64_t>) {
-    const int64_t sgn = (xstep > 0) - (xstep < 0);
-    size_d = std::ceil(static_cast<double>((xend - xstart + xstep - sgn) / xstep));
+    // In 128 bits: end - start + step - sgn overflows int64 for a range across most of
+    // it (arange(-2^63, 2^63 - 1, 2^62) has 4 values; PyTorch's int64 sum wraps to 0).
+    const __int128 sgn = (xstep > 0) - (xstep < 0);
+    const __int128 n =
+        (static_cast<__int128>(xend) - xstart + static_cast<__int128>(xstep) - sgn) / xstep;
+    size_d = n > std::numeric_limits<int64_t>::max() ? std::numeric_limits<double>::infinity()
+                                                     : static_cast<double>(n);
   } else {
     size_d =
         std::ceil((scalar_to<double>(end) - scalar_to<double>(start)) / scalar_to<double>(step));
   }
-  SOPS_CHECK_ARG(size_d >= 0 && size_d <= static_cast<double>(std::numeric_limits<int64_t>::max()),
-                 "end", "invalid size, possible overflow?");
+  // int64's largest value rounds up to 2^63 as a double: the bound is strict.
+  SOPS_CHECK_ARG(size_d >= 0 && size_d < 0x1p63, "end", "invalid size, possible overflow?");
   return static_cast<int64_t>(size_d);
 }
 

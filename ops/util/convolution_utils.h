@@ -73,8 +73,14 @@ inline void check_shape_forward(const Tensor& input, IntArrayRef w, const Tensor
     bool fits = true;
     for (int64_t i = 2; i < k; ++i) {
       const auto s = static_cast<std::size_t>(i - 2);
-      const int64_t padded = input.size(i) + 2 * padding[s];
-      const int64_t kernel = dilation[s] * (w[static_cast<std::size_t>(i)] - 1) + 1;
+      // Checked: a model may give any padding or dilation (2^62 overflows the sums).
+      const int64_t padded =
+          checked_add(input.size(i), checked_mul(2, padding[s], "padded input size", "padding"),
+                      "padded input size", "padding");
+      const int64_t kernel =
+          checked_add(checked_mul(dilation[s], w[static_cast<std::size_t>(i)] - 1,
+                                  "dilated kernel size", "dilation"),
+                      1, "dilated kernel size", "dilation");
       fits = fits && padded >= kernel;
       in_ss << (i > 2 ? " x " : "") << padded;
       kernel_ss << (i > 2 ? " x " : "") << kernel;
@@ -91,6 +97,18 @@ inline void check_shape_forward(const Tensor& input, IntArrayRef w, const Tensor
                    ", expected bias to be 1-dimensional with ", w[1] * groups,
                    " elements, but got bias of size ", bias->sizes(), " instead");
   }
+}
+
+// A transposed convolution's output size, (in - 1) * stride - 2 * padding +
+// dilation * (kernel - 1) + output_padding + 1, each step checked.
+inline int64_t transposed_output_size(int64_t in, int64_t stride, int64_t padding, int64_t dilation,
+                                      int64_t kernel, int64_t output_padding) {
+  constexpr std::string_view kWhat = "transposed convolution output size";
+  int64_t out = checked_mul(in - 1, stride, kWhat, "stride");
+  out = checked_sub(out, checked_mul(2, padding, kWhat, "padding"), kWhat, "padding");
+  out = checked_add(out, checked_mul(dilation, kernel - 1, kWhat, "dilation"), kWhat, "dilation");
+  out = checked_add(out, output_padding, kWhat, "output_padding");
+  return checked_add(out, 1, kWhat, "output_padding");
 }
 
 inline bool channels_last_4d(const Tensor& t) {
@@ -150,11 +168,13 @@ inline ConvolutionOutput convolution_output(const Tensor& input, const Tensor& w
   c.dH = dim == 2 ? dilation[0] : 1, c.dW = dilation[last];
   const int64_t opH = dim == 2 ? output_padding[0] : 0, opW = output_padding[last];
   if (transposed) {
-    c.out_h = (c.in_h - 1) * c.sH - 2 * c.pH + c.dH * (c.kH - 1) + opH + 1;
-    c.out_w = (c.in_w - 1) * c.sW - 2 * c.pW + c.dW * (c.kW - 1) + opW + 1;
+    c.out_h = detail::transposed_output_size(c.in_h, c.sH, c.pH, c.dH, c.kH, opH);
+    c.out_w = detail::transposed_output_size(c.in_w, c.sW, c.pW, c.dW, c.kW, opW);
   } else {
-    c.out_h = (c.in_h + 2 * c.pH - c.dH * (c.kH - 1) - 1) / c.sH + 1;
-    c.out_w = (c.in_w + 2 * c.pW - c.dW * (c.kW - 1) - 1) / c.sW + 1;
+    // check_shape_forward checked that padded >= kernel and that both fit, so this
+    // form ((padded - kernel) / stride + 1) cannot overflow, whatever the stride.
+    c.out_h = (c.in_h + 2 * c.pH - (c.dH * (c.kH - 1) + 1)) / c.sH + 1;
+    c.out_w = (c.in_w + 2 * c.pW - (c.dW * (c.kW - 1) + 1)) / c.sW + 1;
   }
   if (transposed) {
     // PyTorch's slow_conv_transpose2d_shape_check (a 1-d one as 2-d of height 1).

@@ -184,14 +184,23 @@ inline int64_t pooling_output_shape(int64_t input_size, int64_t kernel, int64_t 
                                     int64_t dilation, bool ceil_mode) {
   SOPS_CHECK_ARG(stride != 0, "stride", "stride should not be zero");
   SOPS_CHECK_ARG(pad >= 0, "padding", "pad must be non-negative, but got pad: ", pad);
-  SOPS_CHECK_ARG(pad <= ((kernel - 1) * dilation + 1) / 2, "padding",
+  // Every step checked: a model may give any kernel, dilation, padding or stride, and
+  // PyTorch's own int64 arithmetic wraps around for huge ones.
+  constexpr std::string_view kWhat = "pooling output size";
+  const int64_t effective_kernel = checked_add(
+      checked_mul(checked_sub(kernel, 1, kWhat, "kernel_size"), dilation, kWhat, "dilation"), 1,
+      kWhat, "dilation");
+  SOPS_CHECK_ARG(pad <= effective_kernel / 2, "padding",
                  "pad should be at most half of effective kernel size, but got pad=", pad,
                  ", kernel_size=", kernel, " and dilation=", dilation);
-  int64_t out =
-      div_rtn(input_size + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0),
-              stride) +
-      1;
-  // In ceil mode the last window must start inside the input or its left padding.
+  // 0 <= 2 * pad <= effective_kernel: the product fits, the sums are checked.
+  int64_t span = checked_sub(checked_add(input_size, 2 * pad, kWhat, "padding"), effective_kernel,
+                             kWhat, "kernel_size");
+  if (ceil_mode) span = checked_add(span, checked_sub(stride, 1, kWhat, "stride"), kWhat, "stride");
+  SOPS_CHECK_ARG(!(span == INT64_MIN && stride == -1), "stride", "pooling output size overflows");
+  int64_t out = checked_add(div_rtn(span, stride), 1, kWhat, "stride");
+  // In ceil mode the last window must start inside the input or its left padding (out - 1
+  // windows of `stride` fit in span + stride - 1, so the product is in range).
   if (ceil_mode && (out - 1) * stride >= input_size + pad) --out;
   return out;
 }

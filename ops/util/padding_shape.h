@@ -44,7 +44,11 @@ inline DimVector pad_output_sizes(const Tensor& input, IntArrayRef padding, int6
                      "but got: padding (",
                      before, ", ", after, ") at dimension ", d, " of input ", input.sizes());
     }
-    sizes[static_cast<std::size_t>(d)] = input.size(d) + before + after;
+    // Huge amounts (INT64_MIN, 2^62 + 2^62) are refused rather than wrapped; the sum
+    // in this order also keeps size + before in range, which the kernels use.
+    sizes[static_cast<std::size_t>(d)] =
+        checked_add(checked_add(input.size(d), before, "padded size", "padding"), after,
+                    "padded size", "padding");
     some_positive = some_positive || sizes[static_cast<std::size_t>(d)] >= 1;
     none_negative = none_negative && sizes[static_cast<std::size_t>(d)] >= 0;
   }

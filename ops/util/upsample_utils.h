@@ -28,7 +28,8 @@ inline float nearest_scale(int64_t input_size, int64_t output_size, std::optiona
 SOPS_HOST_DEVICE inline int64_t nearest_source_index(int64_t dst, int64_t input_size,
                                                      int64_t output_size, float scale) {
   if (output_size == input_size) return dst;
-  if (output_size == 2 * input_size) return dst >> 1;
+  // (an exact doubling, written so that a huge input size cannot overflow 2 * input_size)
+  if ((output_size & 1) == 0 && (output_size >> 1) == input_size) return dst >> 1;
   const auto src = static_cast<int64_t>(std::floor(static_cast<float>(dst) * scale));
   return src < input_size - 1 ? src : input_size - 1;
 }

@@ -144,8 +144,10 @@ SOPS_ALWAYS_INLINE void depthwise_plane_body(const Conv2d& c, const T* plane, co
     for (int64_t kw = 0; kw < c.kW; ++kw) {
       const T wv = wk[kh * c.kW + kw];
       const int64_t off = kw * c.dW - c.pW;
-      int64_t lo = off >= 0 ? 0 : (-off + c.sW - 1) / c.sW;
-      int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off + c.sW - 1) / c.sW;
+      // Ceiling divisions as (x - 1) / s + 1: x + s - 1 overflows for a stride near
+      // INT64_MAX, which a model may give.
+      int64_t lo = off >= 0 ? 0 : (-off - 1) / c.sW + 1;
+      int64_t hi = c.in_w - off <= 0 ? 0 : (c.in_w - off - 1) / c.sW + 1;
       hi = std::min(hi, c.out_w);
       for (int64_t oh = 0; oh < c.out_h; ++oh) {
         const int64_t ih = oh * c.sH - c.pH + kh * c.dH;

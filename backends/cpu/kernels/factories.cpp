@@ -22,18 +22,16 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, std::optional<ScalarT
                      std::optional<Layout> layout, std::optional<Device> device,
                      std::optional<bool> pin_memory) {
   SOPS_CHECK_ARG(size.size() == stride.size(), "stride", "mismatch in length of strides and shape");
-  int64_t last = 0;
-  bool empty_tensor = false;
   for (std::size_t d = 0; d < size.size(); ++d) {
     SOPS_CHECK_ARG(size[d] >= 0, "size", "Trying to create tensor with negative dimension ",
                    size[d], ": ", size);
     SOPS_CHECK_ARG(
         stride[d] >= 0, "stride",
         "as_strided: Negative strides are not supported at the moment, got strides: ", stride);
-    if (size[d] == 0) empty_tensor = true;
-    last += (size[d] - 1) * stride[d];
   }
-  const int64_t numel = empty_tensor ? 0 : last + 1;
+  // The furthest element, checked: a model's strides may take it past int64 (-1 for a
+  // tensor with no element).
+  const int64_t numel = checked_max_offset(size, stride, 0, "stride") + 1;
   Tensor storage = make_empty({numel}, dtype, layout, device.value_or(Device(DeviceType::CPU)),
                               pin_memory, std::nullopt);
   return storage.as_strided(size, stride, 0);

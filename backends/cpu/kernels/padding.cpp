@@ -27,13 +27,12 @@ using ops_util::PadMode;
 // The input position output position j of a dimension of `size` takes, padded by
 // `before` (negative: cropped) at its start.
 int64_t source_index(int64_t j, int64_t size, int64_t before, PadMode mode) {
-  int64_t i = j;
-  if (j < before) {
-    i = mode == PadMode::kReflect ? 2 * before - j : before;
-  } else if (j >= size + before) {
-    i = mode == PadMode::kReflect ? 2 * (size + before - 1) - j : size + before - 1;
-  }
-  return i - std::max<int64_t>(before, 0) + std::max<int64_t>(-before, 0);
+  // Output position j is input position j - before, mirrored or clamped outside
+  // [0, size). Each case is written so that no step overflows for the paddings the shape
+  // check lets through (size + before fits; reflection keeps |before| below the size).
+  if (j < before) return mode == PadMode::kReflect ? before - j : 0;
+  if (j >= size + before) return mode == PadMode::kReflect ? 2 * (size - 1) + before - j : size - 1;
+  return j - before;
 }
 
 // One padded dimension: the input offset (in elements) of each output position, and the

@@ -35,16 +35,14 @@ Tensor as_strided_tensorimpl(const Tensor& self, IntArrayRef size, IntArrayRef s
   const int64_t offset = storage_offset.value_or(self.storage_offset());
   SOPS_CHECK_ARG(offset >= 0, "storage_offset", "Tensor: invalid storage offset ", offset);
   int64_t needed = 0;  // bytes, as PyTorch's computeStorageNbytes
-  bool empty_view = false;
-  int64_t last = 0;
   for (std::size_t d = 0; d < size.size(); ++d) {
     SOPS_CHECK_ARG(size[d] >= 0, "size", "Trying to create tensor with negative dimension ",
                    size[d], ": ", size);
-    if (size[d] == 0) empty_view = true;
-    last += (size[d] - 1) * stride[d];
   }
   const int64_t itemsize = static_cast<int64_t>(self.element_size());
-  if (!empty_view) needed = (offset + last + 1) * itemsize;
+  // The furthest element, checked: a model's strides may take it past int64.
+  const int64_t last = checked_max_offset(size, stride, offset, "stride");
+  if (last >= offset) needed = checked_mul(last + 1, itemsize, "storage size in bytes", "stride");
   const int64_t available = static_cast<int64_t>(self.storage().nbytes());
   SOPS_CHECK_ARG(needed <= available, "size", "setStorage: sizes ", size, ", strides ", stride,
                  ", storage offset ", offset, ", and itemsize ", itemsize,
