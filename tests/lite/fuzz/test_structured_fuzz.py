@@ -42,6 +42,22 @@ EXPECTED = {
     # shapes sums the peak in 128 bits and prints the largest value "or more"; run refuses
     # the first 2**62-byte tensor before making it (its work, the elements it writes).
     ("shapes-peak-memory-four-2e62-byte-tensors", "run"): "exceeds the node work limit",
+    # Found inside operators (fixed by checked size arithmetic and the work limit).
+    ("arange-int64-0-to-2e62-segfault", "run"): "exceeds the node work limit",
+    ("arange-start-int64-min-length-overflows", "run"): "exceeds the node work limit",
+    ("as-strided-storage-offset-2e61-overflows", "run"): (
+        "as_strided: argument 'stride': storage size in bytes (2305843009213693958 * 4) "
+        "overflows int64"
+    ),
+    ("convolution-padding-65536-hangs", "run"): "exceeds the node work limit",
+    ("convolution-padding-int64-min-output-size-overflows", "run"): (
+        "convolution: argument 'padding': padded input size (2 * 9223372036854775806) "
+        "overflows int64"
+    ),
+    ("replication-pad1d-pad-int64-max-overflows", "run"): (
+        "replication_pad1d: argument 'padding': padded size (4 + 9223372036854775807) "
+        "overflows int64"
+    ),
 }
 
 
