@@ -3,13 +3,14 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/checked_math.h"
 #include "runtime/error.h"
 
 namespace sops::lite {
 
 std::size_t row_major_nbytes(const Tensor& t, const char* what) {
   int64_t nbytes = 0;
-  if (__builtin_mul_overflow(t.numel(), static_cast<int64_t>(t.element_size()), &nbytes)) {
+  if (mul_overflows(t.numel(), static_cast<int64_t>(t.element_size()), &nbytes)) {
     raise(Error(detail::str(what, ": ", t.numel(), " elements of ", t.scalar_type(),
                             " are more than 2**63 bytes")));
   }
