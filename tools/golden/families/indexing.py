@@ -139,6 +139,46 @@ def gather_cases() -> Iterator[Case]:
         ),
         error=E,
     )
+    # Rows of nine: the CPU kernel's four-at-a-time loop along the last dimension (two
+    # blocks and a tail), with a bad index inside a block and one in the tail.
+    yield Case(
+        "gather",
+        "rows_of_nine",
+        _args(
+            ("self", _t(F64, (3, 7))),
+            ("dim", Int(1)),
+            ("index", _t(I64, (3, 9), rng=(0, 6))),
+            ("sparse_grad", Bool(False)),
+        ),
+    )
+    yield Case(
+        "gather",
+        "rows_of_nine_bad_in_block_error",
+        _args(
+            ("self", _t(F32, (2, 5))),
+            ("dim", Int(1)),
+            (
+                "index",
+                _t(I64, (2, 9), vals=[[0, 1, 2, 3, 4, 0, 1, 2, 3], [4, 3, 2, 1, 0, 5, 1, 2, 3]]),
+            ),
+            ("sparse_grad", Bool(False)),
+        ),
+        error=E,
+    )
+    yield Case(
+        "gather",
+        "rows_of_nine_negative_in_tail_error",
+        _args(
+            ("self", _t(F64, (2, 5))),
+            ("dim", Int(1)),
+            (
+                "index",
+                _t(I64, (2, 9), vals=[[0, 1, 2, 3, 4, 0, 1, 2, 3], [4, 3, 2, 1, 0, 4, 1, 2, -2]]),
+            ),
+            ("sparse_grad", Bool(False)),
+        ),
+        error=E,
+    )
     yield Case(
         "gather",
         "int8_index_error",
