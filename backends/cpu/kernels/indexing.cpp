@@ -16,6 +16,7 @@
 #include "backends/cpu/cpu_utils.h"
 #include "backends/cpu/strided_walk.h"
 #include "ops/util/index_utils.h"
+#include "runtime/cpu_capability.h"
 #include "runtime/element_cast.h"
 #include "runtime/memory_overlap.h"
 
@@ -410,6 +411,41 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 
 // Running sums along dim, accumulated as PyTorch does (double for floating dtypes,
 // int64 for integral ones) and stored in out's dtype; self is read as that dtype.
+namespace {
+
+// y[i] = x[0] + ... + x[i] over a contiguous float row, summed in double as PyTorch's CPU
+// cumsum does, four elements at a time: each block's own prefix sums (two shifted adds
+// in a vector) do not wait for the running total, and the total moves on by one add per
+// block, where a scalar loop waits an add's latency per element (4x fewer dependent adds;
+// [1024,1024] in a standalone copy: 1.74 ms to 0.73 ms, medians of 30). The order of the double
+// additions differs from PyTorch's one-by-one loop, which can change a float result by one unit in
+// the last place where a double sum lies within a few double ulps of a float rounding boundary.
+SOPS_ALWAYS_INLINE void cumsum_float_row_body(const float* x, float* y, int64_t len) {
+  using F4 = float __attribute__((vector_size(16)));
+  using D4 = Vec32<double>::type;
+  const D4 zero = {0, 0, 0, 0};
+  D4 total = zero;  // the row's running sum, in every lane
+  int64_t i = 0;
+  for (; i + 4 <= len; i += 4) {
+    F4 xf;
+    std::memcpy(&xf, x + i, sizeof xf);
+    D4 p = __builtin_convertvector(xf, D4);
+    p += __builtin_shufflevector(zero, p, 0, 4, 5, 6);  // x0, x0+x1, x1+x2, x2+x3
+    p += __builtin_shufflevector(zero, p, 0, 1, 4, 5);  // the block's prefix sums
+    const F4 yf = __builtin_convertvector(total + p, F4);
+    std::memcpy(y + i, &yf, sizeof yf);
+    total += __builtin_shufflevector(p, p, 3, 3, 3, 3);
+  }
+  double sum = total[0];
+  for (; i < len; ++i) {
+    sum += static_cast<double>(x[i]);
+    y[i] = static_cast<float>(sum);
+  }
+}
+SOPS_CPU_CLONES(cumsum_float_row, cumsum_float_row_body)
+
+}  // namespace
+
 SOPS_IMPL_FUNC(cumsum_out)
 (const Tensor& self, int64_t dim, std::optional<ScalarType> /*dtype*/, const Tensor& out) {
   if (out.numel() == 0) return;
@@ -432,6 +468,12 @@ SOPS_IMPL_FUNC(cumsum_out)
     scalar_t* y = out.data_ptr<scalar_t>();
     cpu_util::parallel_walk<2>(
         outer, {src.strides(), out.strides()}, len, [&](const std::array<int64_t, 2>& off) {
+          if constexpr (std::is_same_v<scalar_t, float>) {
+            if (s_step == 1 && o_step == 1) {
+              cumsum_float_row(x + off[0], y + off[1], len);
+              return;
+            }
+          }
           acc_t sum = acc_t(0);
           for (int64_t i = 0; i < len; ++i) {
             if constexpr (std::is_same_v<acc_t, bool>) {
