@@ -64,6 +64,16 @@ ShapeReport compute_symbolic_shapes(const Program& program) {
     values.push_back(s.bounded() ? s.max : s.min);
     if (!s.bounded() && unbounded.empty()) unbounded = s.name;
   }
+  // An error at these sizes (a shape check, a size past int64) says where it ran.
+  std::string where = "at the symbols' ";
+  where += unbounded.empty() ? "upper bounds (" : "upper or, without one, lower bounds (";
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    where += (k ? ", " : "") + model.symbols[k].name + "=" + std::to_string(values[k]);
+  }
+  where += "): ";
+  const PrefixScope scope(
+      [](const void* data, std::string& out) { out += *static_cast<const std::string*>(data); },
+      &where);
   std::vector<Tensor> inputs;
   for (const Input& in : model.inputs) {
     inputs.push_back(

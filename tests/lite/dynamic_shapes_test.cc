@@ -359,6 +359,11 @@ TEST_F(DynamicShapesTest, ShapesAreSymbolicOrAtTheGivenSizes) {
             "# peak activation memory: cannot be bounded: symbol 'batch' has no upper bound "
             "(export with a max= for it, or give --input files to measure the peak at their "
             "sizes)\n");
+  // At an upper bound whose sizes no tensor can have, the error says where it ran.
+  const Program huge(load(flatten(int64_t{1} << 62)));
+  const std::string e = error_message([&] { compute_symbolic_shapes(huge); });
+  EXPECT_EQ(e.rfind("at the symbols' upper bounds (batch=4611686018427387904): ", 0), 0u) << e;
+  EXPECT_HAS(e, "overflows");
 }
 
 TEST_F(DynamicShapesTest, TraceRecordsTheOperatorsNotTheScalarArithmetic) {
