@@ -125,9 +125,10 @@ class Program {
     std::vector<uint32_t> release_after;  // slots read here for the last time
   };
 
-  // What the first run learns about the limits, for every later one.
+  // What the first run at given symbol values learns about the limits, for later runs
+  // at the same values.
   struct LimitPlan {
-    std::size_t planned = 0;  // nodes [0, planned) were measured on the exported shapes
+    std::size_t planned = 0;  // nodes [0, planned) were measured on Meta at those values
     std::string refusal;      // non-empty: node `planned` exceeds a limit, and why
   };
 
