@@ -33,7 +33,7 @@ const char* sym_operand_kind(char kind) {
     case 'n':
       return "a number (a value slot, or an int, float or bool constant)";
     case 'i':
-      return "an int (a value slot, or an int constant)";
+      return "an int (a value slot, or an int or bool constant)";
     case 'b':
       return "a bool (a value slot, or a bool constant)";
     default:
