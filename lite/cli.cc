@@ -19,6 +19,7 @@
 #include "lite/npy.h"
 #include "lite/op_trace.h"
 #include "lite/shapes.h"
+#include "lite/sym_ops.h"
 #include "runtime/parallel.h"
 
 namespace sops::lite {
@@ -33,14 +34,18 @@ constexpr const char* kUsage =
     "        run the model on one --input per model input (none for a model without\n"
     "        inputs); write its outputs to DIR/out0.npy, DIR/out1.npy, ...\n"
     "  ops MODEL_FILE\n"
-    "        the model's operators, one namespace::name.overload a line, sorted\n"
+    "        the model's operators, one namespace::name.overload a line, sorted (not the\n"
+    "        sym:: scalar arithmetic of a dynamic model, which the interpreter does itself)\n"
     "  trace MODEL_FILE [--input A.npy ...] -o selected_operators.yaml\n"
     "        run the model recording every operator executed, including those called\n"
     "        from inside other kernels, and write them in PyTorch's selected_operators.yaml\n"
     "  shapes MODEL_FILE [--input A.npy ...]\n"
     "        run the graph on Meta tensors (the operators' shape functions; no data is\n"
     "        touched): every value's dtype and shape, and the peak activation memory; the\n"
-    "        model's exported input shapes, or those of --input (which must match them)\n"
+    "        model's exported input shapes, or those of --input (which must match them).\n"
+    "        A model exported with dynamic shapes: without --input, its symbols' ranges,\n"
+    "        every value's symbolic shape and the peak at the symbols' upper bounds; with\n"
+    "        --input (any sizes in range), the shapes and the peak at those sizes\n"
     "\n"
     "options:\n"
     "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n"
@@ -158,7 +163,7 @@ std::vector<Tensor> read_inputs(const Options& o, const Model& model) {
   if (o.inputs.empty() && !model.inputs.empty()) {
     std::string wanted;
     for (const Input& in : model.inputs) {
-      wanted += (wanted.empty() ? "" : ", ") + in.name + ": " + in.desc.str();
+      wanted += (wanted.empty() ? "" : ", ") + in.name + ": " + in.desc.str(model.symbols);
     }
     raise(Error(detail::str(o.model, " takes ", model.inputs.size(), " input",
                             model.inputs.size() == 1 ? "" : "s", " (", wanted,
@@ -193,7 +198,10 @@ int run_command(const Options& o) {
   const std::shared_ptr<const Model> model = read_model_file(o.model);
 
   if (o.command == "ops") {
-    std::vector<std::string_view> ops(model->operators.begin(), model->operators.end());
+    std::vector<std::string_view> ops;
+    for (const std::string& op : model->operators) {
+      if (model->version < 2 || !is_sym_op_name(op)) ops.push_back(op);
+    }
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
     for (const std::string_view op : ops) std::cout << op << "\n";
@@ -202,6 +210,10 @@ int run_command(const Options& o) {
 
   const Program program(model, OperatorRegistry::global(), o.limits);
   if (o.command == "shapes") {
+    if (o.inputs.empty() && model->is_dynamic()) {
+      std::cout << format_shapes(compute_symbolic_shapes(program));
+      return 0;
+    }
     const std::vector<Tensor> inputs =
         o.inputs.empty() ? exported_inputs(*model) : read_inputs(o, *model);
     std::cout << format_shapes(compute_shapes(program, inputs));

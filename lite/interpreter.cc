@@ -64,8 +64,42 @@ Value to_value(const Arg& a) {
           Device(static_cast<DeviceType>(a.i), static_cast<Device::Index>(a.device_index)));
     case Arg::Tag::MemoryFormat:
       return Value(static_cast<MemoryFormat>(a.i));
+    case Arg::Tag::SymIntList:  // the slots' elements filled in per run
+      return Value(a.ints);
   }
   return Value();
+}
+
+// Whether a schema argument of `type` takes a scalar that a version-2 model may give
+// as a slot (a SymInt, SymFloat or SymBool computed by a node).
+bool takes_scalar(const TypeSchema& type) {
+  if (type.list) return false;
+  return type.kind == TypeSchema::Kind::Int || type.kind == TypeSchema::Kind::Float ||
+         type.kind == TypeSchema::Kind::Bool || type.kind == TypeSchema::Kind::Scalar;
+}
+
+// A value of `type`'s kind, standing in for a scalar slot until a run fills it in (so the
+// arguments can be checked against the schema while binding).
+Value scalar_placeholder(const TypeSchema& type) {
+  switch (type.kind) {
+    case TypeSchema::Kind::Float:
+      return Value(0.0);
+    case TypeSchema::Kind::Bool:
+      return Value(false);
+    default:
+      return Value(int64_t{0});
+  }
+}
+
+// "argument 'size' element 1 is a Tensor (value slot 5), but the schema wants SymInt[]
+// there": a slot of the wrong kind, found while running (the loader cannot know a slot's
+// kind).
+[[noreturn]] void wrong_kind(const ArgumentSchema& a, uint32_t element, const Value& v,
+                             uint32_t slot) {
+  raise(Error(detail::str("argument '", a.name, "'",
+                          element == UINT32_MAX ? std::string() : detail::str(" element ", element),
+                          " is ", kind_of(v), " (value slot ", slot, "), but the schema wants ",
+                          a.type.text, " there")));
 }
 
 // A CPU tensor over a constant's bytes inside the model file, sharing the file's buffer.
@@ -78,15 +112,6 @@ Tensor constant_tensor(const Model& model, const Constant& c) {
   auto impl = std::make_shared<TensorImpl>(std::move(storage), c.desc.dtype, Device(kCPU));
   impl->set_sizes_contiguous(c.desc.sizes);
   return Tensor(std::move(impl));
-}
-
-bool matches(const Tensor& t, const TensorDesc& d) {
-  return t.defined() && t.scalar_type() == d.dtype &&
-         std::equal(t.sizes().begin(), t.sizes().end(), d.sizes.begin(), d.sizes.end());
-}
-
-std::string describe(const Tensor& t) {
-  return t.defined() ? TensorDesc::of(t).str() : "undefined";
 }
 
 }  // namespace
@@ -102,9 +127,16 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
 
   // Every operator, looked up once; all the missing ones reported together.
   std::vector<const RegisteredOperator*> ops;
+  std::vector<const SymOpInfo*> sym_ops;  // by operator: the `sym::` ones (version 2)
   std::vector<std::string_view> missing;  // (sorted as the registry sorts its names)
   ops.reserve(m.operators.size());
+  sym_ops.reserve(m.operators.size());
   for (const std::string& name : m.operators) {
+    sym_ops.push_back(m.version >= 2 ? find_sym_op(name) : nullptr);
+    if (sym_ops.back() != nullptr) {  // evaluated here, not looked up
+      ops.push_back(nullptr);
+      continue;
+    }
     const RegisteredOperator* op = registry.find(name);
     if (op == nullptr) missing.push_back(name);
     ops.push_back(op);
@@ -118,18 +150,52 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
   // Each node's stack, converted and checked against the schema once.
   std::vector<std::size_t> last_use(m.num_values, 0);
   nodes_.reserve(m.nodes.size());
+  auto note_uses = [&](const BoundNode& b, std::size_t i) {
+    for (const TensorUse& use : b.tensors) {
+      for (uint32_t s : use.slots) {
+        if (s == kNoSlot) continue;
+        last_use[s] = i;
+      }
+    }
+    for (const ScalarUse& use : b.scalars) last_use[use.slot] = i;
+    for (uint32_t s : m.nodes[i].outs) last_use[s] = i;  // a result nobody reads dies at once
+  };
   for (std::size_t i = 0; i < m.nodes.size(); ++i) {
     const Node& node = m.nodes[i];
     BoundNode b;
     b.op = ops[node.op];
+    b.sym = sym_ops[node.op];
+    if (b.sym != nullptr) {  // operands: constants, and slots filled in per run (the
+      // reader checked their count and kinds)
+      for (std::size_t a = 0; a < node.args.size(); ++a) {
+        const Arg& arg = node.args[a];
+        b.args.push_back(arg.tag == Arg::Tag::Slot ? Value() : to_value(arg));
+        if (arg.tag == Arg::Tag::Slot) {
+          b.scalars.push_back({static_cast<uint32_t>(a), ScalarUse::kWhole, arg.slot});
+        }
+      }
+      note_uses(b, i);
+      nodes_.push_back(std::move(b));
+      continue;
+    }
     const FunctionSchema& schema = b.op->schema();
     b.args.reserve(schema.arguments.size());
     for (std::size_t a = 0; a < node.args.size(); ++a) {
       const Arg& arg = node.args[a];
       b.args.push_back(to_value(arg));
       const auto pos = static_cast<uint32_t>(a);
-      if (arg.tag == Arg::Tag::Slot) {
+      if (arg.tag == Arg::Tag::Slot && m.version >= 2 && a < schema.arguments.size() &&
+          takes_scalar(schema.arguments[a].type)) {
+        b.args.back() = scalar_placeholder(schema.arguments[a].type);
+        b.scalars.push_back({pos, ScalarUse::kWhole, arg.slot});
+      } else if (arg.tag == Arg::Tag::Slot) {
         b.tensors.push_back({pos, {arg.slot}, TensorUse::Kind::One});
+      } else if (arg.tag == Arg::Tag::SymIntList) {
+        for (std::size_t k = 0; k < arg.slots.size(); ++k) {
+          if (arg.slots[k] != kNoSlot) {
+            b.scalars.push_back({pos, static_cast<uint32_t>(k), arg.slots[k]});
+          }
+        }
       } else if (arg.tag == Arg::Tag::TensorList) {
         b.tensors.push_back({pos, arg.slots, TensorUse::Kind::List});
       } else if (arg.tag == Arg::Tag::OptionalTensorList) {
@@ -167,13 +233,7 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
                               " result(s), but the schema returns ", returns.size(), ": ",
                               schema.str())));
     }
-    for (const TensorUse& use : b.tensors) {
-      for (uint32_t s : use.slots) {
-        if (s == kNoSlot) continue;
-        last_use[s] = i;
-      }
-    }
-    for (uint32_t s : node.outs) last_use[s] = i;  // a result nobody reads dies at once
+    note_uses(b, i);
     nodes_.push_back(std::move(b));
   }
 
@@ -195,30 +255,9 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
   }
 }
 
-void Program::check_inputs(const std::vector<Tensor>& inputs) const {
-  const auto& want = model_->inputs;
-  if (inputs.size() != want.size()) {
-    std::ostringstream os;
-    os << model_->source << " takes " << want.size() << " input" << (want.size() == 1 ? "" : "s")
-       << " (";
-    for (std::size_t k = 0; k < want.size(); ++k) {
-      os << (k ? ", " : "") << want[k].name << ": " << want[k].desc.str();
-    }
-    os << ") but " << inputs.size() << (inputs.size() == 1 ? " was" : " were") << " given";
-    raise(Error(os.str()));
-  }
-  for (std::size_t k = 0; k < want.size(); ++k) {
-    if (!matches(inputs[k], want[k].desc)) {
-      raise(Error(detail::str(model_->source, ": input ", k, " ('", want[k].name, "') must be ",
-                              want[k].desc.str(), " (the shape the model was exported for) but is ",
-                              describe(inputs[k]))));
-    }
-  }
-}
-
 std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
                                  const NodeObserver& observer) const {
-  check_inputs(inputs);
+  const std::vector<int64_t> symbols = bind_symbols(inputs);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (!inputs[k].device().is_cpu()) {
       raise(Error(detail::str(model_->source, ": input ", k, " ('", model_->inputs[k].name,
@@ -229,18 +268,18 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
   for (std::size_t k = 0; k < constants_.size(); ++k)
     slots[model_->constants[k].slot] = constants_[k];
   for (std::size_t k = 0; k < inputs.size(); ++k) slots[model_->inputs[k].slot] = inputs[k];
-  // Every node the exported shapes decide was measured once on Meta (limit_plan); a node
-  // over a limit is refused before anything runs. The nodes after one whose result shape
-  // depends on data are measured as they come.
+  // Every node the inputs' shapes decide was measured once on Meta for these symbol
+  // values (limit_plan); a node over a limit is refused before anything runs. The nodes
+  // after one whose result shape depends on data are measured as they come.
   std::size_t check_from = kNoCheck;
   if (limits_.any()) {
-    const LimitPlan& plan = limit_plan();
-    if (!plan.refusal.empty()) {
-      const NodeWhere where{*model_, plan.planned};
+    const std::shared_ptr<const LimitPlan> plan = limit_plan(symbols);
+    if (!plan->refusal.empty()) {
+      const NodeWhere where{*model_, plan->planned};
       const PrefixScope scope(&NodeWhere::describe, &where);
-      raise(Error(plan.refusal));
+      raise(Error(plan->refusal));
     }
-    check_from = plan.planned;
+    check_from = plan->planned;
   }
   return execute(std::move(slots), /*meta=*/false, check_from, observer);
 }
@@ -260,12 +299,18 @@ std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
 
 Stack Program::make_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta) const {
   Stack stack = b.args;
+  const FunctionSchema& schema = b.op->schema();
   for (const TensorUse& use : b.tensors) {
     Value& v = stack[use.arg];
     switch (use.kind) {
-      case TensorUse::Kind::One:
-        v = slots[use.slots[0]].to_tensor();
+      case TensorUse::Kind::One: {
+        const Value& from = slots[use.slots[0]];
+        if (!from.is_tensor()) {
+          wrong_kind(schema.arguments[use.arg], ScalarUse::kWhole, from, use.slots[0]);
+        }
+        v = from.to_tensor();
         break;
+      }
       case TensorUse::Kind::List: {
         auto& list = *v.get_if<std::vector<Tensor>>();
         for (std::size_t k = 0; k < list.size(); ++k) list[k] = slots[use.slots[k]].to_tensor();
@@ -278,6 +323,19 @@ Stack Program::make_stack(const BoundNode& b, const std::vector<Value>& slots, b
         }
         break;
       }
+    }
+  }
+  // Scalars from slots (version 2): each of the kind its argument takes; a SymInt[]
+  // list's elements written into the list copied above (no other allocation).
+  for (const ScalarUse& use : b.scalars) {
+    const Value& from = slots[use.slot];
+    const ArgumentSchema& a = schema.arguments[use.arg];
+    if (use.element == ScalarUse::kWhole) {
+      if (from.is_tensor() || !a.type.accepts(from)) wrong_kind(a, use.element, from, use.slot);
+      stack[use.arg] = from;
+    } else {
+      if (!from.is_int()) wrong_kind(a, use.element, from, use.slot);
+      (*stack[use.arg].get_if<std::vector<int64_t>>())[use.element] = from.to_int();
     }
   }
   if (meta) {
@@ -311,8 +369,20 @@ void Program::call_and_store(const BoundNode& b, const Node& node, Stack& stack,
 
 void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots,
                        bool meta) const {
+  if (b.sym != nullptr) {  // the same on Meta: scalars are never Meta
+    run_sym_node(b, node, slots);
+    return;
+  }
   Stack stack = make_stack(b, slots, meta);
   call_and_store(b, node, stack, slots);
+}
+
+void Program::run_sym_node(const BoundNode& b, const Node& node, std::vector<Value>& slots) const {
+  Value operands[3];  // the most a `sym::` operator takes (sym::ite)
+  for (std::size_t k = 0; k < b.args.size() && k < 3; ++k) operands[k] = b.args[k];
+  for (const ScalarUse& use : b.scalars) operands[use.arg] = slots[use.slot];
+  Value result = eval_sym_op(*b.sym, operands);
+  if (!node.outs.empty()) slots[node.outs[0]] = std::move(result);
 }
 
 std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::size_t check_from,

@@ -16,15 +16,28 @@
 // run_meta() runs the same graph on Meta tensors: every kernel's shape computation,
 // no data touched.
 //
+// Dynamic shapes (a version-2 model with symbols, lite/FORMAT.md): each run binds the
+// symbols from its inputs' shapes (bind_symbols: a static size must match exactly, a
+// symbol's first occurrence binds it within its range, later ones must agree), and the
+// errors name the input, the dimension, the symbol, its range and the size seen. Slots
+// may then hold scalars (SymInt, SymFloat, SymBool Values) that nodes compute: the
+// `sym::` nodes, evaluated here (lite/sym_ops.h), and operators such as
+// aten::sym_size.int. A scalar slot given where the schema wants an int, float, bool or
+// Scalar, and SymInt[] arguments mixing constants and slots, are filled in per run; a
+// tensor where a scalar belongs, or the reverse, is an error naming the node, the
+// operator and the argument.
+//
 // Resource limits (lite/limits.h): run() refuses a node that would touch, make or hold
-// more than the program's Limits allow, before it runs. The inputs' shapes are the
-// exported ones, so the first run measures every node once on Meta and keeps the
-// figures (nothing is measured while loading, and later runs compare nothing but a
-// flag). A node whose result shape depends on data (nonzero, a boolean mask index) is
-// measured on its inputs before it runs and on its outputs after; the nodes after it
-// are measured on Meta twins of their inputs as they come. Builds without exceptions
-// cannot recover from a Meta kernel's error: there an operator without a Meta kernel
-// (none of //ops:aten's) ends the run with that error unless the limits are none().
+// more than the program's Limits allow, before it runs. The inputs' shapes follow from
+// the symbols' values (a static model has none), so the first run with given values
+// measures every node once on Meta and keeps the figures for them (nothing is measured
+// while loading; later runs with the same values compare nothing but a flag; a run with
+// other values measures again, and its figures replace the kept ones). A node whose
+// result shape depends on data (nonzero, a boolean mask index) is measured on its inputs
+// before it runs and on its outputs after; the nodes after it are measured on Meta twins
+// of their inputs as they come. Builds without exceptions cannot recover from a Meta
+// kernel's error: there an operator without a Meta kernel (none of //ops:aten's) ends
+// the run with that error unless the limits are none().
 #pragma once
 
 #include <cstddef>
@@ -37,6 +50,7 @@
 
 #include "lite/limits.h"
 #include "lite/model.h"
+#include "lite/sym_ops.h"
 #include "runtime/operator_registry.h"
 #include "runtime/tensor.h"
 #include "runtime/value.h"
@@ -65,12 +79,16 @@ class Program {
 
   const Model& model() const { return *model_; }
   const Limits& limits() const { return limits_; }
-  // The registered operator node `i` calls.
+  // Whether node `i` calls a registered operator (op(i)), not a `sym::` scalar
+  // operator the interpreter evaluates itself.
+  bool calls_operator(std::size_t node) const { return nodes_[node].op != nullptr; }
+  // The registered operator node `i` calls (calls_operator(i) must hold).
   const RegisteredOperator& op(std::size_t node) const { return *nodes_[node].op; }
 
-  // Runs the model. `inputs` must match the model's inputs in number, dtype and shape
-  // (an error names the input and both shapes otherwise). Returns the outputs in order.
-  // A node over the limits is an error naming it, the limit and how to raise it.
+  // Runs the model. `inputs` must match the model's inputs in number, dtype and shape,
+  // a symbol's dimensions within its range and agreeing (an error names the input, the
+  // dimension and what it must be otherwise). Returns the outputs in order. A node over
+  // the limits is an error naming it, the limit and how to raise it.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs,
                           const NodeObserver& observer = {}) const;
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
@@ -78,7 +96,9 @@ class Program {
                                const NodeObserver& observer = {}) const;
 
   // Checks `inputs` against the model's inputs (what run() does first).
-  void check_inputs(const std::vector<Tensor>& inputs) const;
+  void check_inputs(const std::vector<Tensor>& inputs) const { bind_symbols(inputs); }
+  // The same, returning each symbol's value (empty for a static model).
+  std::vector<int64_t> bind_symbols(const std::vector<Tensor>& inputs) const;
 
  private:
   // A tensor argument: where on the stack, which slot(s).
@@ -87,17 +107,28 @@ class Program {
     std::vector<uint32_t> slots;  // one slot (Tensor), or the list's (Tensor[] / Tensor?[])
     enum class Kind : uint8_t { One, List, OptionalList } kind = Kind::One;
   };
+  // A scalar from a slot (version 2): an argument the schema wants as an int, float,
+  // bool or Scalar, an element of a SymInt[] argument, or a `sym::` operand.
+  struct ScalarUse {
+    static constexpr uint32_t kWhole = UINT32_MAX;
+    uint32_t arg;      // the argument's position
+    uint32_t element;  // the list element, or kWhole: the argument itself
+    uint32_t slot;
+  };
   struct BoundNode {
-    const RegisteredOperator* op = nullptr;
-    Stack args;                           // every argument, tensors left undefined
-    std::vector<TensorUse> tensors;       // the tensor arguments to fill in
-    std::vector<uint32_t> device_args;    // positions of Device arguments (for run_meta)
+    const RegisteredOperator* op = nullptr;  // nullptr for a `sym::` node
+    const SymOpInfo* sym = nullptr;          // the `sym::` operator, or nullptr
+    Stack args;                         // every argument, tensors and scalars left as placeholders
+    std::vector<TensorUse> tensors;     // the tensor arguments to fill in
+    std::vector<ScalarUse> scalars;     // the scalar arguments to fill in
+    std::vector<uint32_t> device_args;  // positions of Device arguments (for run_meta)
     std::vector<uint32_t> release_after;  // slots read here for the last time
   };
 
-  // What the first run learns about the limits, for every later one.
+  // What the first run at given symbol values learns about the limits, for later runs
+  // at the same values.
   struct LimitPlan {
-    std::size_t planned = 0;  // nodes [0, planned) were measured on the exported shapes
+    std::size_t planned = 0;  // nodes [0, planned) were measured on Meta at those values
     std::string refusal;      // non-empty: node `planned` exceeds a limit, and why
   };
 
@@ -111,13 +142,18 @@ class Program {
   void call_and_store(const BoundNode& b, const Node& node, Stack& stack,
                       std::vector<Value>& slots) const;
   void run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots, bool meta) const;
+  // A `sym::` node: its operands from `slots`, its result stored there.
+  void run_sym_node(const BoundNode& b, const Node& node, std::vector<Value>& slots) const;
+  // bind_symbols for a model with symbols (lite/input_binding.cc).
+  std::vector<int64_t> bind_dynamic(const std::vector<Tensor>& inputs) const;
 
-  // lite/program_limits.cc: the plan (made once, by the first run that needs it), and
-  // the checks of a node the plan does not cover. check_limits_before raises if node `i`
-  // would exceed a limit; it returns the measure to finish after the node has run when
-  // Meta could not give its outputs.
-  const LimitPlan& limit_plan() const;
-  LimitPlan make_limit_plan() const;
+  // lite/program_limits.cc: the plan for the symbols' values `symbols` (made by the
+  // first run with them, kept until a run with others), and the checks of a node the plan
+  // does not cover. check_limits_before raises if node `i` would exceed a limit; it
+  // returns the measure to finish after the node has run when Meta could not give its
+  // outputs.
+  std::shared_ptr<const LimitPlan> limit_plan(const std::vector<int64_t>& symbols) const;
+  LimitPlan make_limit_plan(const std::vector<int64_t>& symbols) const;
   std::optional<NodeMeasure> check_limits_before(std::size_t i,
                                                  const std::vector<Value>& slots) const;
   void check_limits_after(std::size_t i, NodeMeasure& measure,
@@ -132,8 +168,11 @@ class Program {
   std::vector<Tensor> meta_constants_;  // the same on Meta
   std::vector<bool> is_constant_;       // by slot
 
-  mutable std::once_flag limit_plan_once_;
-  mutable LimitPlan limit_plan_;
+  // The last plan made and the symbol values it is for (a static model's: none). Runs
+  // may be concurrent: the mutex guards both.
+  mutable std::mutex limit_plan_mutex_;
+  mutable std::shared_ptr<const LimitPlan> limit_plan_;
+  mutable std::vector<int64_t> limit_plan_symbols_;
 };
 
 }  // namespace sops::lite

@@ -219,6 +219,9 @@ std::vector<std::pair<std::size_t, Tensor>> NodeMeasure::fresh_outputs() const {
 }
 
 uint64_t NodeMeasure::work() const {
+  // The SymInt queries (sym_size.int, sym_numel, sym_stride.int, sym_storage_offset,
+  // sym_is_contiguous) read a tensor's sizes and strides, none of its elements.
+  if (base_name(op).substr(0, 4) == "sym_") return 0;
   uint64_t read = 0;
   for (const NodeInput& in : inputs) read = add(read, saturating_numel(in.tensor));
   if (!outputs_known) return read;

@@ -1,5 +1,8 @@
 // A lite model as read from a model file (lite/FORMAT.md): the graph, its constants'
 // bytes and its inputs and outputs, checked but not yet bound to any operator.
+// Version 2 adds dynamic shapes: named symbols with their ranges, input dimensions that
+// are symbols, scalar (SymInt, SymFloat, SymBool) value slots, `sym::` scalar operators,
+// SymInt[] arguments that mix constants and slots, and each value's symbolic shape.
 //
 //   std::shared_ptr<const sops::lite::Model> m = sops::lite::read_model_file("mlp.sopsm");
 //
@@ -27,7 +30,11 @@
 namespace sops::lite {
 
 inline constexpr char kModelMagic[8] = {'S', 'O', 'P', 'S', 'L', 'I', 'T', 'E'};
-inline constexpr uint32_t kModelFormatVersion = 1;
+// The newest version this reader reads; it reads every version from 1 on.
+inline constexpr uint32_t kModelFormatVersion = 2;
+// Version 2's limits and its unbounded upper bound (torch.export's int_oo).
+inline constexpr std::size_t kMaxSymbols = 1024;
+inline constexpr int64_t kUnbounded = INT64_MAX;
 inline constexpr std::size_t kModelHeaderSize = 32;
 inline constexpr std::size_t kModelDataAlignment = 64;
 inline constexpr int kMaxTensorDims = 16;
@@ -41,7 +48,20 @@ class ModelError : public Error {
   using Error::Error;
 };
 
-// A dtype and a static shape.
+// A symbolic dimension of a version-2 model: its name and the range torch.export
+// recorded for it ([min, max], max kUnbounded when it has none).
+struct Symbol {
+  std::string name;
+  int64_t min = 0;
+  int64_t max = kUnbounded;
+
+  bool bounded() const { return max != kUnbounded; }
+  // "[2, 64]"; "[2, unbounded)" without an upper bound.
+  std::string range() const;
+};
+
+// A dtype and a shape. A size >= 0 is that exact size; in a version-2 model's inputs a
+// size < 0 names symbol -1 - size (symbol_at, size_of_symbol), bound when the model runs.
 struct TensorDesc {
   ScalarType dtype = ScalarType::Float;
   std::vector<int64_t> sizes;
@@ -49,10 +69,19 @@ struct TensorDesc {
   // The dtype and sizes of a defined tensor.
   static TensorDesc of(const Tensor& t);
 
+  // Whether every size is exact (no symbol).
+  bool is_static() const;
+  // numel() and nbytes() of a static desc.
   int64_t numel() const;
   std::size_t nbytes() const { return static_cast<std::size_t>(numel()) * element_size(dtype); }
-  // "float32 [4, 32]"
+  // "float32 [4, 32]" (a symbol as "s0", "s1", ...: use the overload below for names).
   std::string str() const;
+  // "int64 [batch, seq]": symbols by their names in `symbols`.
+  std::string str(const std::vector<Symbol>& symbols) const;
+
+  // The symbol a size names, and the size that names symbol k.
+  static int64_t symbol_at(int64_t size) { return -1 - size; }
+  static int64_t size_of_symbol(int64_t k) { return -1 - k; }
 };
 
 // One argument of a node, as the file holds it (FORMAT.md's `arg`).
@@ -73,6 +102,7 @@ struct Arg {
     Layout = 12,
     Device = 13,
     MemoryFormat = 14,
+    SymIntList = 15,  // version 2
   };
   Tag tag = Tag::None;
   int64_t i = 0;              // Int, Bool, ScalarType/Layout/MemoryFormat (enum value), Device type
@@ -80,9 +110,11 @@ struct Arg {
   uint32_t slot = 0;          // Slot
   int8_t device_index = -1;   // Device
   std::string s;              // String
-  std::vector<int64_t> ints;  // IntList, BoolList (0/1)
+  std::vector<int64_t> ints;  // IntList, BoolList (0/1); SymIntList's constants (0 for a slot)
   std::vector<double> doubles;  // DoubleList
-  std::vector<uint32_t> slots;  // TensorList, OptionalTensorList (kNoSlot: None)
+  // TensorList, OptionalTensorList (kNoSlot: None); SymIntList: each element's SymInt
+  // slot, or kNoSlot where the element is the constant in `ints`.
+  std::vector<uint32_t> slots;
 };
 
 struct Constant {
@@ -111,17 +143,32 @@ struct Output {
   uint32_t slot = 0;
 };
 
+// A value's symbolic shape as torch.export recorded it ("[batch, seq, 64]"), for
+// `lite_runtime shapes`; never parsed.
+struct ValueInfo {
+  uint32_t slot = 0;
+  std::string shape;
+};
+
 class Model {
  public:
   // `source` names the model in messages (its file name).
   std::string source;
+  uint32_t version = 1;
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<std::string> operators;
+  std::vector<Symbol> symbols;  // version 2
   uint32_t num_values = 0;
   std::vector<Constant> constants;
   std::vector<Input> inputs;
   std::vector<Node> nodes;
   std::vector<Output> outputs;
+  std::vector<ValueInfo> value_info;  // version 2
+
+  // Whether some input dimension is a symbol (the model serves many shapes).
+  bool is_dynamic() const { return !symbols.empty(); }
+  // An input's desc with its symbols replaced by `values` (one per symbol).
+  TensorDesc concrete(const TensorDesc& desc, const std::vector<int64_t>& values) const;
 
   // The file's bytes (64-byte aligned), which constants point into; tensors made from
   // the constants share them, so they may outlive the model.

@@ -1,7 +1,9 @@
 // Reads lite/FORMAT.md. Every read goes through Cursor, which checks the bytes left
 // first; every count is checked against the bytes left before anything is reserved
 // (each counted item takes at least one byte), and reserves are capped, so a damaged
-// count fails cleanly and memory stays proportional to the file's size.
+// count fails cleanly and memory stays proportional to the file's size. Version 2's
+// additions (symbols, symbolic input sizes, SymInt[] arguments, `sym::` operators,
+// value_info) are read only from version-2 files: a version-1 file reads as it always did.
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
@@ -12,80 +14,13 @@
 
 #include "lite/file_io.h"
 #include "lite/model.h"
+#include "lite/model_reader_v2.h"
+#include "lite/reader_cursor.h"
+#include "lite/sym_ops.h"
 
 namespace sops::lite {
 
-namespace {
-
-class Cursor {
- public:
-  Cursor(const Model& model, const std::byte* data, std::size_t begin, std::size_t end)
-      : model_(model), data_(data), pos_(begin), end_(end) {}
-
-  std::size_t pos() const { return pos_; }
-  std::size_t left() const { return end_ - pos_; }
-
-  template <typename... Args>
-  [[noreturn]] void fail(const Args&... args) const {
-    fail_with(pos_, /*damaged=*/true, {args...});
-  }
-  template <typename... Args>
-  [[noreturn]] void fail_at(std::size_t offset, const Args&... args) const {
-    fail_with(offset, /*damaged=*/true, {args...});
-  }
-  // Without the "damaged" hint (for what a good file can break, such as its version).
-  template <typename... Args>
-  [[noreturn]] void fail_plain(std::size_t offset, const Args&... args) const {
-    fail_with(offset, /*damaged=*/false, {args...});
-  }
-  // The one function that builds the reader's messages: each failure above is its
-  // parts and a call (runtime/error.h's MessagePart).
-  [[noreturn]] void fail_with(std::size_t offset, bool damaged,
-                              std::initializer_list<sops::detail::MessagePart> parts) const;
-
-  void need(std::size_t n, const char* what) const {
-    if (n > left()) fail(what, " needs ", n, " bytes but ", left(), " are left");
-  }
-  template <typename T>
-  T fixed(const char* what) {
-    need(sizeof(T), what);
-    T v;
-    std::memcpy(&v, data_ + pos_, sizeof(T));  // the format and the targets are little-endian
-    pos_ += sizeof(T);
-    return v;
-  }
-  uint8_t u8(const char* what) { return fixed<uint8_t>(what); }
-  uint32_t u32(const char* what) { return fixed<uint32_t>(what); }
-  uint64_t u64(const char* what) { return fixed<uint64_t>(what); }
-  int64_t i64(const char* what) { return fixed<int64_t>(what); }
-  double f64(const char* what) { return fixed<double>(what); }
-
-  // A count of items of at least `min_item_bytes` bytes each.
-  uint32_t count(const char* what, std::size_t min_item_bytes) {
-    const std::size_t at = pos_;
-    const uint32_t n = u32(what);
-    if (static_cast<uint64_t>(n) * min_item_bytes > left()) {
-      fail_at(at, what, " count ", n, " is more than the ", left(), " bytes left can hold");
-    }
-    return n;
-  }
-  std::string str(const char* what) {
-    const std::size_t at = pos_;
-    const uint32_t n = u32(what);
-    if (n > kMaxStringBytes)
-      fail_at(at, what, " is ", n, " bytes long (at most ", kMaxStringBytes, ")");
-    need(n, what);
-    std::string s(reinterpret_cast<const char*>(data_ + pos_), n);
-    pos_ += n;
-    return s;
-  }
-
- private:
-  const Model& model_;
-  const std::byte* data_;
-  std::size_t pos_;
-  std::size_t end_;
-};
+namespace reader {
 
 void Cursor::fail_with(std::size_t offset, bool damaged,
                        std::initializer_list<sops::detail::MessagePart> parts) const {
@@ -99,53 +34,21 @@ void Cursor::fail_with(std::size_t offset, bool damaged,
   raise(ModelError(std::move(message)));
 }
 
-// How many items to reserve for a count: a count is checked against the bytes left,
-// but an item in memory (a Node, an Arg) is larger than its bytes in the file, so the
-// reserve is capped and a long list grows as it is read.
-std::size_t capped(uint32_t n) { return std::min<std::size_t>(n, 1024); }
+}  // namespace reader
 
-// Where each slot is defined, to check "once, and before it is read".
-class SlotTable {
- public:
-  SlotTable(Cursor& in, uint32_t n) : in_(in), defined_(n, false) {}
+namespace {
 
-  uint32_t define(const char* what) {
-    const std::size_t at = in_.pos();
-    const uint32_t s = in_.u32(what);
-    check_range(at, s, what);
-    if (defined_[s]) in_.fail_at(at, what, " defines value slot ", s, " a second time");
-    defined_[s] = true;
-    return s;
-  }
-  uint32_t use(const char* what) {
-    const std::size_t at = in_.pos();
-    const uint32_t s = in_.u32(what);
-    check_use(at, s, what);
-    return s;
-  }
-  void check_use(std::size_t at, uint32_t s, const char* what) const {
-    check_range(at, s, what);
-    if (!defined_[s]) in_.fail_at(at, what, " reads value slot ", s, " before it is defined");
-  }
-  // The first slot nothing defines, or -1.
-  int64_t first_undefined() const {
-    for (std::size_t s = 0; s < defined_.size(); ++s) {
-      if (!defined_[s]) return static_cast<int64_t>(s);
-    }
-    return -1;
-  }
+using reader::capped;
+using reader::check_sym_node;
+using reader::check_symbols_bound;
+using reader::Cursor;
+using reader::read_symbols;
+using reader::read_value_info;
+using reader::SlotTable;
 
- private:
-  void check_range(std::size_t at, uint32_t s, const char* what) const {
-    if (s >= defined_.size()) {
-      in_.fail_at(at, what, " names value slot ", s, " but the model has ", defined_.size());
-    }
-  }
-  Cursor& in_;
-  std::vector<bool> defined_;
-};
-
-TensorDesc read_desc(Cursor& in, const char* what) {
+// A tensor_desc; `num_symbols` > 0 lets a size < 0 name one of that many symbols (a
+// version-2 input), whose size is not known until a run binds it.
+TensorDesc read_desc(Cursor& in, const char* what, std::size_t num_symbols = 0) {
   TensorDesc d;
   const std::size_t at = in.pos();
   const uint8_t code = in.u8(what);
@@ -165,7 +68,16 @@ TensorDesc read_desc(Cursor& in, const char* what) {
   for (int k = 0; k < ndim; ++k) {
     const std::size_t size_at = in.pos();
     const int64_t s = in.i64(what);
-    if (s < 0) in.fail_at(size_at, what, " has a negative size ", s);
+    if (s < 0 && num_symbols == 0) in.fail_at(size_at, what, " has a negative size ", s);
+    if (s < 0) {
+      const int64_t symbol = TensorDesc::symbol_at(s);
+      if (static_cast<uint64_t>(symbol) >= num_symbols) {
+        in.fail_at(size_at, what, "'s size ", s, " names symbol ", symbol, " but the model has ",
+                   num_symbols);
+      }
+      d.sizes.push_back(s);
+      continue;
+    }
     if (s > 1 && span > limit / static_cast<uint64_t>(s)) {
       in.fail_at(size_at, what, " is too large: its size overflows");
     }
@@ -175,12 +87,12 @@ TensorDesc read_desc(Cursor& in, const char* what) {
   return d;
 }
 
-Arg read_arg(Cursor& in, SlotTable& slots) {
+Arg read_arg(Cursor& in, SlotTable& slots, uint32_t version) {
   Arg a;
   const std::size_t at = in.pos();
   const uint8_t tag = in.u8("an argument's tag");
-  if (tag > static_cast<uint8_t>(Arg::Tag::MemoryFormat))
-    in.fail_at(at, "unknown argument tag ", int(tag));
+  const Arg::Tag last = version >= 2 ? Arg::Tag::SymIntList : Arg::Tag::MemoryFormat;
+  if (tag > static_cast<uint8_t>(last)) in.fail_at(at, "unknown argument tag ", int(tag));
   a.tag = static_cast<Arg::Tag>(tag);
   switch (a.tag) {
     case Arg::Tag::None:
@@ -269,79 +181,30 @@ Arg read_arg(Cursor& in, SlotTable& slots) {
       a.i = m;
       break;
     }
+    case Arg::Tag::SymIntList: {  // each element: a kind byte, then an i64 or a slot
+      const uint32_t n = in.count("a SymInt[] argument", 1 + 4);
+      a.ints.reserve(capped(n));
+      a.slots.reserve(capped(n));
+      for (uint32_t k = 0; k < n; ++k) {
+        const std::size_t el = in.pos();
+        const uint8_t kind = in.u8("a SymInt[] element's kind");
+        if (kind == 0) {
+          a.ints.push_back(in.i64("a SymInt[] element"));
+          a.slots.push_back(kNoSlot);
+        } else if (kind == 1) {
+          a.ints.push_back(0);
+          a.slots.push_back(slots.use("a SymInt[] element"));
+        } else {
+          in.fail_at(el, "a SymInt[] element's kind is ", int(kind), " (0 a constant, 1 a slot)");
+        }
+      }
+      break;
+    }
   }
   return a;
 }
 
 }  // namespace
-
-TensorDesc TensorDesc::of(const Tensor& t) {
-  TensorDesc d;
-  d.dtype = t.scalar_type();
-  d.sizes.assign(t.sizes().begin(), t.sizes().end());
-  return d;
-}
-
-int64_t TensorDesc::numel() const {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
-
-std::string TensorDesc::str() const {
-  std::ostringstream os;
-  os << dtype << " [";
-  for (std::size_t k = 0; k < sizes.size(); ++k) os << (k ? ", " : "") << sizes[k];
-  os << "]";
-  return os.str();
-}
-
-std::string_view Model::metadata_value(std::string_view key) const {
-  for (const auto& [k, v] : metadata) {
-    if (k == key) return v;
-  }
-  return {};
-}
-
-std::shared_ptr<std::byte> Model::allocate_bytes(std::size_t size) {
-  constexpr std::align_val_t kAlign{kModelDataAlignment};
-  auto* p = static_cast<std::byte*>(::operator new[](size == 0 ? 1 : size, kAlign));
-  return std::shared_ptr<std::byte>(p, [](std::byte* q) { ::operator delete[](q, kAlign); });
-}
-
-bool dtype_from_code(uint8_t code, ScalarType* out) {
-  switch (code) {  // PyTorch's ScalarType numbers (FORMAT.md)
-    case 0:
-      *out = ScalarType::Byte;
-      return true;
-    case 1:
-      *out = ScalarType::Char;
-      return true;
-    case 3:
-      *out = ScalarType::Int;
-      return true;
-    case 4:
-      *out = ScalarType::Long;
-      return true;
-    case 5:
-      *out = ScalarType::Half;
-      return true;
-    case 6:
-      *out = ScalarType::Float;
-      return true;
-    case 7:
-      *out = ScalarType::Double;
-      return true;
-    case 11:
-      *out = ScalarType::Bool;
-      return true;
-    case 15:
-      *out = ScalarType::BFloat16;
-      return true;
-    default:
-      return false;
-  }
-}
 
 std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<const std::byte> bytes,
                                         std::size_t size) {
@@ -359,13 +222,14 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   head.need(kModelHeaderSize, "the header");
   Cursor h(*model, data, sizeof(kModelMagic), size);
   const uint32_t version = h.u32("the version");
-  if (version != kModelFormatVersion) {
-    h.fail_plain(8, "format version ", version, "; this runtime reads version ",
+  if (version < 1 || version > kModelFormatVersion) {
+    h.fail_plain(8, "format version ", version, "; this runtime reads versions 1 to ",
                  kModelFormatVersion,
                  " (export the model again with this release's lite/python/export_model.py)");
   }
+  model->version = version;
   const uint32_t flags = h.u32("the flags");
-  if (flags != 0) h.fail_at(12, "flags are ", flags, " (0 in version 1)");
+  if (flags != 0) h.fail_at(12, "flags are ", flags, " (0 in version ", version, ")");
   const uint64_t data_offset = h.u64("the data offset");
   const uint64_t data_size = h.u64("the data size");
   if (data_offset % kModelDataAlignment != 0 || data_offset < kModelHeaderSize) {
@@ -394,8 +258,15 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
     if (name.find("::") == std::string::npos || name.size() < 4) {
       in.fail_at(at, "operator name \"", name, "\" is not namespace::name[.overload]");
     }
+    if (version >= 2 && is_sym_op_name(name) && find_sym_op(name) == nullptr) {
+      in.fail_at(at, "operator \"", name, "\" is not a scalar operator this runtime knows (",
+                 sym_op_names(), ")");
+    }
     model->operators.push_back(std::move(name));
   }
+
+  std::vector<std::size_t> symbol_offsets;
+  if (version >= 2) read_symbols(in, *model, symbol_offsets);
 
   // Slots are defined by constants, inputs and nodes: each takes at least four bytes.
   const std::size_t values_at = in.pos();
@@ -445,12 +316,15 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
     Input i;
     i.name = in.str("an input's name");
     i.slot = slots.define("an input");
-    i.desc = read_desc(in, "an input");
+    i.desc = read_desc(in, "an input", model->symbols.size());
     model->inputs.push_back(std::move(i));
   }
+  check_symbols_bound(in, *model, symbol_offsets);
 
   const uint32_t n_nodes = in.count("nodes", 4 + 4 + 4 + 1 + 4);
   model->nodes.reserve(capped(n_nodes));
+  std::vector<bool> defined_by_node(model->num_values, false);  // for value_info
+  std::vector<std::size_t> arg_at;
   for (uint32_t k = 0; k < n_nodes; ++k) {
     Node node;
     node.name = in.str("a node's name");
@@ -460,16 +334,29 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
       in.fail_at(op_at, "node '", node.name, "' calls operator ", node.op, " of ",
                  model->operators.size());
     }
+    const std::size_t args_at = in.pos();
     const uint32_t nargs = in.count("a node's arguments", 1);
     node.args.reserve(capped(nargs));
-    for (uint32_t a = 0; a < nargs; ++a) node.args.push_back(read_arg(in, slots));
+    arg_at.clear();
+    for (uint32_t a = 0; a < nargs; ++a) {
+      arg_at.push_back(in.pos());
+      node.args.push_back(read_arg(in, slots, version));
+    }
     const std::size_t unpack_at = in.pos();
     const uint8_t unpack = in.u8("a node's unpack flag");
     if (unpack > 1) in.fail_at(unpack_at, "node '", node.name, "' has unpack flag ", int(unpack));
     node.unpack = unpack == 1;
+    const std::size_t outs_at = in.pos();
     const uint32_t nouts = in.count("a node's outputs", 4);
     node.outs.reserve(nouts);
-    for (uint32_t o = 0; o < nouts; ++o) node.outs.push_back(slots.define("a node output"));
+    for (uint32_t o = 0; o < nouts; ++o) {
+      node.outs.push_back(slots.define("a node output"));
+      defined_by_node[node.outs.back()] = true;
+    }
+    const std::string& op = model->operators[node.op];
+    if (version >= 2 && is_sym_op_name(op)) {
+      check_sym_node(in, node, *find_sym_op(op), args_at, arg_at, unpack_at, outs_at);
+    }
     model->nodes.push_back(std::move(node));
   }
 
@@ -484,6 +371,7 @@ std::shared_ptr<const Model> read_model(std::string source, std::shared_ptr<cons
   if (const int64_t s = slots.first_undefined(); s >= 0) {
     in.fail("value slot ", s, " of ", model->num_values, " is never defined");
   }
+  if (version >= 2) read_value_info(in, *model, defined_by_node);
   return model;
 }
 
@@ -503,12 +391,6 @@ std::shared_ptr<const Model> read_model_file(const std::string& path) {
   });
   if (!problem.empty()) raise(ModelError(detail::str(path, ": ", problem)));
   return read_model(path, std::move(bytes), size);
-}
-
-void NodeWhere::describe(const void* data, std::string& out) {
-  const auto& w = *static_cast<const NodeWhere*>(data);
-  const Node& node = w.model.nodes[w.index];
-  out += w.model.source + ": node '" + node.name + "' (" + w.model.operators[node.op] + "): ";
 }
 
 }  // namespace sops::lite

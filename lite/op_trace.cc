@@ -64,7 +64,8 @@ std::vector<TracedOperator> OperatorTrace::operators(const Program& program,
     result.push_back({std::move(name), is_root});
   };
   for (std::size_t i = 0; i < program.model().nodes.size(); ++i) {
-    add(std::string(program.op(i).name()), /*is_root=*/true);
+    // (A `sym::` node is scalar arithmetic the interpreter does: no operator to select.)
+    if (program.calls_operator(i)) add(std::string(program.op(i).name()), /*is_root=*/true);
   }
   // The dispatcher names operators without their namespace ("add.Tensor"): each
   // registered name's (name without namespace, full name), split once.

@@ -1,5 +1,6 @@
-// Program's resource limits (lite/limits.h, lite/interpreter.h): the plan the first run
-// makes on Meta tensors, and the checks of the nodes it cannot cover.
+// Program's resource limits (lite/limits.h, lite/interpreter.h): the plan a run makes on
+// Meta tensors for its symbols' values (once for a static model), and the checks of the
+// nodes it cannot cover.
 #include <exception>
 #include <optional>
 #include <utility>
@@ -70,12 +71,21 @@ std::vector<NodeInput> Program::node_inputs(const BoundNode& b, const Stack& sta
   return inputs;
 }
 
-const Program::LimitPlan& Program::limit_plan() const {
-  std::call_once(limit_plan_once_, [this] { limit_plan_ = make_limit_plan(); });
+std::shared_ptr<const Program::LimitPlan> Program::limit_plan(
+    const std::vector<int64_t>& symbols) const {
+  // One plan is kept: the last binding's. A server whose sizes change from run to run
+  // measures each new one on Meta (every kernel's shape function once, no data touched);
+  // runs at one size, and every run of a static model, reuse it. Measuring under the lock
+  // makes concurrent first runs of one size measure once, as std::call_once did.
+  const std::lock_guard<std::mutex> lock(limit_plan_mutex_);
+  if (limit_plan_ == nullptr || limit_plan_symbols_ != symbols) {
+    limit_plan_ = std::make_shared<const LimitPlan>(make_limit_plan(symbols));
+    limit_plan_symbols_ = symbols;
+  }
   return limit_plan_;
 }
 
-Program::LimitPlan Program::make_limit_plan() const {
+Program::LimitPlan Program::make_limit_plan(const std::vector<int64_t>& symbols) const {
   const Model& m = *model_;
   LimitPlan plan;
   std::vector<Value> slots(m.num_values);
@@ -84,7 +94,9 @@ Program::LimitPlan Program::make_limit_plan() const {
   }
   LiveBytes live(storages_of(meta_constants_));
   for (const Input& in : m.inputs) {
-    slots[in.slot] = empty(in.desc.sizes, TensorOptions(in.desc.dtype).device(kMeta));
+    const std::vector<int64_t> sizes =
+        in.desc.is_static() ? in.desc.sizes : m.concrete(in.desc, symbols).sizes;
+    slots[in.slot] = empty(sizes, TensorOptions(in.desc.dtype).device(kMeta));
     live.add(slots[in.slot]);
   }
   for (; plan.planned < nodes_.size(); ++plan.planned) {
@@ -93,6 +105,14 @@ Program::LimitPlan Program::make_limit_plan() const {
     const Node& node = m.nodes[i];
     const NodeWhere where{m, i};
     const PrefixScope scope(&NodeWhere::describe, &where);
+    if (b.sym != nullptr) {  // scalar arithmetic: nothing to measure
+      if (!finishes([&] { run_sym_node(b, node, slots); })) break;
+      for (const uint32_t s : b.release_after) {
+        live.remove(slots[s]);
+        slots[s] = Value();
+      }
+      continue;
+    }
     NodeMeasure measure;
     measure.op = m.operators[node.op];
     measure.schema = &b.op->schema();
@@ -127,6 +147,7 @@ Program::LimitPlan Program::make_limit_plan() const {
 std::optional<NodeMeasure> Program::check_limits_before(std::size_t i,
                                                         const std::vector<Value>& slots) const {
   const BoundNode& b = nodes_[i];
+  if (b.sym != nullptr) return std::nullopt;  // scalar arithmetic: nothing to measure
   const Node& node = model_->nodes[i];
   LiveBytes live(storages_of(constants_));
   for (const Value& v : slots) live.add(v);

@@ -105,8 +105,9 @@ TEST_F(ModelReaderTest, NamesTheRuleAndTheByteOfEveryDamage) {
   EXPECT_ERROR_HAS(read_error("SOPSLITE"), "bad.sopsm: byte 0: the header needs 32 bytes");
   EXPECT_ERROR_HAS(read_error("{}"), "not a lite model");
   EXPECT_ERROR_HAS(read_error("XOPSLITE" + good.substr(8)), "not a lite model");
-  EXPECT_ERROR_HAS(read_error(file(Relu().sections(), "", 2)),
-                   "format version 2; this runtime reads version 1");
+  EXPECT_ERROR_HAS(read_error(file(Relu().sections(), "", 3)),
+                   "format version 3; this runtime reads versions 1 to 2");
+  EXPECT_ERROR_HAS(read_error(file(Relu().sections(), "", 0)), "format version 0");
   EXPECT_ERROR_HAS(read_error(good + "extra"), "does not end the file");
   EXPECT_ERROR_HAS(read_error(good.substr(0, good.size() - 1)), "is the file truncated?");
 
