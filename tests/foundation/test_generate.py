@@ -238,6 +238,46 @@ def test_a_method_only_function_is_generated_as_a_free_function(tmp_path):
     )
 
 
+def test_symint_and_symbool_returns_are_boxed_as_an_int_and_a_bool(tmp_path):
+    # torch.export's SymInt queries (sym_size.int, sym_is_contiguous): an interpreter
+    # calls them boxed and keeps the result in an int or bool value slot, so the boxed
+    # kernel pushes an int64_t / bool and the return schema says Int / Bool.
+    yaml_text = (
+        "- func: sym_size.int(Tensor self, int dim) -> SymInt\n"
+        "  variants: function\n"
+        "  device_guard: False\n"
+        "  dispatch:\n"
+        "    CompositeExplicitAutograd: sym_size\n"
+        "- func: sym_is_contiguous(Tensor self, MemoryFormat memory_format=contiguous_format)"
+        " -> SymBool\n"
+        "  variants: function\n"
+        "  device_guard: False\n"
+        "  dispatch:\n"
+        "    CompositeExplicitAutograd: sym_is_contiguous\n"
+    )
+    result = run_generator(tmp_path, yaml_text, 1, "--backends", "CPU,CUDA")
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "out"
+    native = (out / "NativeFunctions.h").read_text()
+    assert "SymInt sym_size(const Tensor & self, int64_t dim);" in native
+    assert (
+        "SymBool sym_is_contiguous(const Tensor & self, "
+        "MemoryFormat memory_format=MemoryFormat::Contiguous);"
+    ) in native
+    api = (out / "Functions.h").read_text()
+    assert "SymInt sym_size(const Tensor & self, int64_t dim);  // sym_size.int" in api
+    assert (
+        "SymBool sym_is_contiguous(const Tensor & self, "
+        "MemoryFormat memory_format=MemoryFormat::Contiguous);"
+    ) in api
+    boxed = (out / "RegisterCodegenUnboxedKernels_0.cpp").read_text()
+    assert '{"", {K::Int, false, false, false, 0, "SymInt"}, ""}' in boxed
+    assert '{"", {K::Bool, false, false, false, 0, "SymBool"}, ""}' in boxed
+    assert "::sops::unbox::integer(args[1])" in boxed  # the dim, wrapped by the kernel
+    # No device guard: the queries read metadata only, on any device.
+    assert "DeviceGuard" not in (out / "RegisterComposite_0.cpp").read_text()
+
+
 def test_a_namespace_that_cannot_hold_the_library_is_refused(tmp_path):
     for namespace in ("my ops", "class::ops", "std::ops", "sops", "a::::b"):
         result = run_generator(tmp_path, DEMO_YAML.read_text(), 1, "--namespace", namespace)

@@ -268,6 +268,42 @@ std::optional<MemoryFormat> optional_memory_format_arg(const golden::GoldenCase&
   return ::testing::AssertionSuccess();
 }
 
+::testing::AssertionResult matches_scalar(const Scalar& got, const golden::GoldenScalar& want) {
+  switch (want.kind) {
+    case golden::ScalarKind::kBool:
+      if (got.is_boolean() && got.to<bool>() == want.b) return ::testing::AssertionSuccess();
+      break;
+    case golden::ScalarKind::kInt:
+      if (got.is_integral(/*include_bool=*/false) && got.to<int64_t>() == want.i)
+        return ::testing::AssertionSuccess();
+      break;
+    case golden::ScalarKind::kDouble: {
+      const double v = got.is_floating_point() ? got.to<double>() : 0;
+      if (got.is_floating_point() && (v == want.d || (std::isnan(v) && std::isnan(want.d))))
+        return ::testing::AssertionSuccess();
+      break;
+    }
+  }
+  return ::testing::AssertionFailure()
+         << "got the Scalar " << got << ", expected " << want.to_double();
+}
+
+::testing::AssertionResult matches_returned(const Value& got, const golden::GoldenScalar& want) {
+  if (got.is_int()) {
+    if (want.kind == golden::ScalarKind::kInt && got.to_int() == want.i)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << "got the int " << got.to_int() << ", expected " << want.to_double();
+  }
+  if (got.is_bool()) {
+    if (want.kind == golden::ScalarKind::kBool && got.to_bool() == want.b)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << "got the bool " << got.to_bool() << ", expected " << want.to_double();
+  }
+  return matches_scalar(got.to_scalar(), want);
+}
+
 bool error_matches(const std::string& ours, const std::string& expected) {
   if (ours.find(expected) != std::string::npos) return true;
   static const std::pair<const char*, const char*> kNames[] = {

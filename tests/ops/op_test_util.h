@@ -70,6 +70,15 @@ int64_t written_argument(const FunctionSchema& schema);
 ::testing::AssertionResult matches_meta(const Tensor& actual, const golden::GoldenCase& c,
                                         const golden::GoldenExpect& e);
 
+// A Scalar result (_local_scalar_dense): PyTorch's kind (bool, integral or floating) and
+// value, NaN equal to NaN.
+::testing::AssertionResult matches_scalar(const Scalar& got, const golden::GoldenScalar& want);
+// A one-value result (`expect scalar`): an int Value for a SymInt return (sym_size.int),
+// a bool Value for a SymBool one (sym_is_contiguous), otherwise a Scalar
+// (_local_scalar_dense). The kind must be the one the schema returns: the lite runtime
+// stores a SymInt in an int slot.
+::testing::AssertionResult matches_returned(const Value& got, const golden::GoldenScalar& want);
+
 // Whether our message contains PyTorch's substring `expected`: exactly, or ignoring
 // case with ATen's dtype names (Float, Long, ...) read as ours (float32, int64, ...).
 bool error_matches(const std::string& ours, const std::string& expected);

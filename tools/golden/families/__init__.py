@@ -46,6 +46,7 @@ from families import (
     shape,
     softmax,
     statistics,
+    sym_queries,
     unary,
     upsample,
     views,
@@ -82,6 +83,7 @@ FAMILIES = [
     *padding.FAMILIES,
     *sampling.FAMILIES,
     *distance.FAMILIES,
+    *sym_queries.FAMILIES,
 ]
 
 _names = [f.name for f in FAMILIES]
