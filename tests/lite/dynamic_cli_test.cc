@@ -14,7 +14,6 @@
 #include "lite/cli.h"
 #include "lite/npy.h"
 #include "tests/lite/model_bytes.h"
-#include "tests/lite/sym_size_fallback.h"
 #include "tests/runtime/test_util.h"
 
 namespace sops::lite {
@@ -24,10 +23,9 @@ using namespace sops::lite::testing;  // NOLINT: the byte builders
 
 #define EXPECT_HAS(text, needle) EXPECT_NE((text).find(needle), std::string::npos) << (text)
 
-// What run_cli registers: the aten kernels and aten::sym_size.int, once per process.
+// What run_cli registers: the aten kernels (aten::sym_size.int among them), once per process.
 void register_kernels(OperatorRegistry& registry) {
   if (registry.find("aten::relu") == nullptr) aten::register_aten_kernels(registry);
-  ensure_sym_size_int();
 }
 
 struct Result {

@@ -19,7 +19,6 @@
 #include "lite/op_trace.h"
 #include "lite/shapes.h"
 #include "tests/lite/model_bytes.h"
-#include "tests/lite/sym_size_fallback.h"
 #include "tests/runtime/test_util.h"
 
 namespace sops::lite {
@@ -34,10 +33,7 @@ using sops::testing::values;
 
 class DynamicShapesTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    aten::register_aten_kernels();
-    ensure_sym_size_int();
-  }
+  static void SetUpTestSuite() { aten::register_aten_kernels(); }
 };
 
 std::shared_ptr<const Model> load(const V2Model& m) {

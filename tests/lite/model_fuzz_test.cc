@@ -19,7 +19,6 @@
 #include "lite/model.h"
 #include "lite/shapes.h"
 #include "tests/lite/model_bytes.h"
-#include "tests/lite/sym_size_fallback.h"
 
 namespace sops::lite {
 namespace {
@@ -95,10 +94,7 @@ void try_model(const std::string& bytes, Outcome& outcome) {
 
 class ModelFuzzTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    aten::register_aten_kernels();
-    testing::ensure_sym_size_int();
-  }
+  static void SetUpTestSuite() { aten::register_aten_kernels(); }
 };
 
 // Where the sections end (the data blob begins): damage there matters most.
