@@ -328,32 +328,6 @@ def _check_arg(arg: Arg, defined: set, what: str) -> None:
                 read(item[1], f"{what}[{i}]")
 
 
-def _check_symbols(model: LiteModel) -> None:
-    """The symbols' rules, and each one a whole dimension of some input (else nothing binds it)."""
-    if len(model.symbols) > MAX_SYMBOLS:
-        raise LiteModelError(f"symbols: {len(model.symbols)}, more than {MAX_SYMBOLS}")
-    seen = set()
-    for k, sym in enumerate(model.symbols):
-        what = f"symbol {k}"
-        if not isinstance(sym, Symbol):
-            raise LiteModelError(f"{what}: a {type(sym).__name__}, not a Symbol")
-        _check_str(sym.name, what)
-        if not sym.name or not all(" " <= c <= "~" for c in sym.name):
-            raise LiteModelError(f"{what}: name {sym.name!r} is not non-empty printable ASCII")
-        if sym.name in seen:
-            raise LiteModelError(f"{what}: name {sym.name!r} is used by an earlier symbol")
-        seen.add(sym.name)
-        what = f"symbol {sym.name!r}"
-        _check_int(sym.min, 0, INT64_MAX, f"{what}: min")
-        _check_int(sym.max, sym.min, INT64_MAX, f"{what}: max (>= min {sym.min})")
-    bound = {-1 - s for i in model.inputs for s in i.desc.sizes if isinstance(s, int) and s < 0}
-    for k, sym in enumerate(model.symbols):
-        if k not in bound:
-            raise LiteModelError(
-                f"symbol {sym.name!r}: no input has it as a dimension, so no run can bind it"
-            )
-
-
 def uses_version_2(model: LiteModel) -> bool:
     """Whether `model` holds a part only version 2 has: symbols, a `sym::` operator, a
     SymInt[] argument (tag 15) or value_info."""
@@ -369,32 +343,11 @@ def uses_version_2(model: LiteModel) -> bool:
     )
 
 
-def _check_sym_node(node: Node, name: str, what: str) -> None:
-    """A `sym::` node: a known operator, its operand count, scalar operands, its outputs."""
-    if name not in SYM_OPERATORS:
-        known = ", ".join(sorted(SYM_OPERATORS))
-        raise LiteModelError(f"{what}: not a scalar operator of the format (known: {known})")
-    operands = SYM_OPERATORS[name][1]
-    if len(node.args) != operands:
-        raise LiteModelError(f"{what}: {len(node.args)} operands, but it takes {operands}")
-    for k, arg in enumerate(node.args):
-        allowed = (Tag.VALUE, Tag.INT, Tag.FLOAT, Tag.BOOL)
-        if name == "sym::assert" and k == 1:
-            allowed = (Tag.STR,)
-        if arg.tag not in allowed:
-            raise LiteModelError(
-                f"{what} argument {k}: tag {int(arg.tag)} ({arg.tag.name}); an operand is one "
-                f"of tags {[int(t) for t in allowed]}"
-            )
-    outs = 0 if name == "sym::assert" else 1
-    if len(node.outs) != outs or node.unpack:
-        raise LiteModelError(
-            f"{what}: {len(node.outs)} outputs (unpack {node.unpack}), but it has {outs} (unpack False)"
-        )
-
-
 def validate(model: LiteModel) -> None:
     """Raises LiteModelError unless `model` keeps every rule of FORMAT.md."""
+    # pylint: disable-next=import-outside-toplevel  (lite_symbols imports this module)
+    from lite_symbols import check_sym_node, check_symbols, check_value_info
+
     _check_count(len(model.metadata), "metadata")
     for key, value in model.metadata:
         _check_str(key, "metadata key")
@@ -440,7 +393,7 @@ def validate(model: LiteModel) -> None:
         _check_str(i.name, what)
         define(i.slot, what)
         check_desc(i.desc, what, len(model.symbols))
-    _check_symbols(model)
+    check_symbols(model)
     by_node: set = set()
     for node in model.nodes:
         what = f"node {node.name!r}"
@@ -455,7 +408,7 @@ def validate(model: LiteModel) -> None:
         if not isinstance(node.unpack, bool):
             raise LiteModelError(f"{what}: unpack must be a bool, got {node.unpack!r}")
         if model.operators[node.op].startswith(SYM_PREFIX):
-            _check_sym_node(node, model.operators[node.op], what)
+            check_sym_node(node, model.operators[node.op], what)
         _check_count(len(node.outs), what)
         for k, slot in enumerate(node.outs):
             define(slot, f"{what} output {k}")
@@ -466,20 +419,7 @@ def validate(model: LiteModel) -> None:
         _check_int(out.slot, 0, MAX_U32 - 1, f"{what}: slot")
         if out.slot not in defined:
             raise LiteModelError(f"{what}: slot {out.slot} is never defined")
-    _check_count(len(model.value_info), "value_info")
-    described: set = set()
-    for entry in model.value_info:
-        if not (isinstance(entry, tuple) and len(entry) == 2):
-            raise LiteModelError(f"value_info: an entry is (slot, shape text), got {entry!r}")
-        slot, shape = entry
-        what = f"value_info of slot {slot!r}"
-        _check_int(slot, 0, MAX_U32 - 1, what)
-        if slot not in by_node:
-            raise LiteModelError(f"{what}: no node defines that slot")
-        if slot in described:
-            raise LiteModelError(f"{what}: the slot is described a second time")
-        described.add(slot)
-        _check_str(shape, what)
+    check_value_info(model, by_node)
     if len(defined) != model.num_values:
         missing = list(
             itertools.islice((s for s in range(model.num_values) if s not in defined), 5)
