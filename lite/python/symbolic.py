@@ -4,7 +4,7 @@ A program exported with `dynamic_shapes=` has symbolic input dimensions (sympy s
 such as `s27`), `aten.sym_size.int` nodes that read them, and Python operator nodes
 (`operator.mul`, `torch.sym_max`, `math.ceil`, ...) that compute on them. Here:
 
-- `input_symbols` turns a user input's shape into a tensor_desc's sizes, registering
+- `Symbols.input_sizes` turns a user input's shape into a tensor_desc's sizes, registering
   each new symbol with its bounds (`ep.range_constraints`) and the name the user gave
   its Dim where the program still knows it (an ExportedProgram in memory keeps them in
   its shape env; one read back from a .pt2 does not), else "<input>.<dim>".
@@ -59,12 +59,6 @@ ASSERT_SCALAR = "aten::_assert_scalar"
 RANGE_CONSTRAINTS = {"aten::sym_constrain_range", "aten::sym_constrain_range_for_size"}
 
 _SOURCE = re.compile(r"L\['(\w+)'\]\.size\(\)\[(\d+)\]\Z")
-SCALAR_TYPES = (torch.SymInt, torch.SymFloat, torch.SymBool, int, float, bool)
-
-
-def is_scalar(value) -> bool:
-    """Whether a node's meta['val'] is a scalar (a SymInt, SymFloat, SymBool or number)."""
-    return isinstance(value, SCALAR_TYPES)
 
 
 def dim_names(ep: torch.export.ExportedProgram) -> dict:
