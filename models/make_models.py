@@ -16,6 +16,14 @@ Each model is built with a fixed seed, put in eval mode and exported with
                      a node has several outputs); operator.getitem nodes are left out
     torchscript.pt   torch.jit.trace of the model, for the libtorch baseline
 
+The dynamic models (DYNAMIC: `bert_dynamic`, `llama_dynamic`) are the same modules
+exported once with a symbolic batch (Dim "batch", max 8) and sequence (Dim "seq", 2 to
+64) on dimensions 0 and 1 of every input (lite model format version 2); their folder
+has model.pt2 (saved with the Dims' names, export_model.save_program), model.sopsm,
+ops.txt, shapes.txt (sizes as torch.export's expressions of batch and seq), and for
+each size of SIZES inputs and eager outputs `size<N>_input<K>.npy`,
+`size<N>_expected<K>.npy`, listed in sizes.txt (`size<N> batch=B seq=S`).
+
 Running it twice gives byte-identical files (each model is written by a process of its
 own). The archives hold no stack traces or source ranges (portable_archives.py), so no
 paths of the machine that made them.
@@ -39,6 +47,7 @@ from decompose import decompose  # noqa: E402
 from exported_graph import DROPPED, op_name  # noqa: E402
 from portable_archives import export_without_stack_traces, strip_debug_info  # noqa: E402
 from schema_args import TORCH_DTYPES  # noqa: E402
+from symbolic import Symbols, dim_names  # noqa: E402
 
 DTYPE_NAMES = {dtype: str(dtype).replace("torch.", "") for dtype in TORCH_DTYPES}
 
@@ -470,17 +479,41 @@ MODELS = {
 }
 
 
-def _describe(val) -> list:
-    """`dtype [sizes]` of each tensor in a node's meta['val']."""
+# The dynamic exports: (folder, the static model it exports, Dims on dimensions 0 and 1
+# of every input). Sizes 0 and 1 are specialized by torch.export, so the example
+# inputs it traces with are the static models' [2, 16].
+DYNAMIC = {
+    "bert_dynamic": "bert",
+    "llama_dynamic": "llama",
+}
+# The (batch, seq) sizes each dynamic model's files hold: both bounds and one between.
+SIZES = ((1, 2), (3, 17), (8, 64))
+
+
+def _dims():
+    return torch.export.Dim("batch", max=8), torch.export.Dim("seq", min=2, max=64)
+
+
+def _describe(val, symbols=None) -> list:
+    """`dtype [sizes]` of each tensor in a node's meta['val'] (symbolic sizes as
+    torch.export's expressions, the symbols named by `symbols`); a scalar's `SymInt expr`."""
     vals = val if isinstance(val, (list, tuple)) else [val]
+    if symbols is not None:
+        return [
+            f"{DTYPE_NAMES[v.dtype]} {symbols.shape_text(v)}"
+            if isinstance(v, torch.Tensor)
+            else f"{type(v).__name__} {symbols.text(v)}"
+            for v in vals
+        ]
     return [f"{DTYPE_NAMES[v.dtype]} [{', '.join(str(int(s)) for s in v.shape)}]" for v in vals]
 
 
-def graph_listing(ep) -> tuple:
+def graph_listing(ep, symbols=None) -> tuple:
     """ops.txt's and shapes.txt's text for a decomposed program (not our converter).
 
     The checks the converter leaves out (exported_graph.DROPPED: `.to()`'s
-    `_assert_tensor_metadata`, which returns nothing) are not listed.
+    `_assert_tensor_metadata`, which returns nothing) are not listed. `symbols` (a
+    symbolic.Symbols that has met the inputs) names a dynamic program's symbols.
     """
     ops, lines = set(), []
     for node in ep.graph.nodes:
@@ -489,7 +522,7 @@ def graph_listing(ep) -> tuple:
         if op_name(node.target) in DROPPED:
             continue
         ops.add(op_name(node.target))
-        described = _describe(node.meta["val"])
+        described = _describe(node.meta["val"], symbols)
         multi = isinstance(node.meta["val"], (list, tuple))
         for k, text in enumerate(described):
             lines.append(f"{node.name}.{k} {text}" if multi else f"{node.name} {text}")
@@ -519,12 +552,71 @@ def write_model(name: str, model: nn.Module, inputs: tuple) -> None:
     strip_debug_info(os.path.join(folder, "torchscript.pt"))
 
 
+def sized_inputs(base: str, batch: int, seq: int) -> tuple:
+    """Inputs of `base` (bert or llama) at one size, from a seed of the size's own: bert's
+    tokens with the last row padded from 3/4 of the sequence (never all padding) and its
+    mask; llama's tokens."""
+    torch.manual_seed(1000 + 100 * batch + seq)
+    if base == "bert":
+        tokens = torch.randint(1, 100, (batch, seq))
+        tokens[-1, max(1, seq * 3 // 4) :] = 0
+        return tokens, (tokens != 0).to(torch.int64)
+    return (torch.randint(0, 100, (batch, seq)),)
+
+
+def write_dynamic_model(name: str) -> None:
+    base = DYNAMIC[name]
+    model, inputs = MODELS[base]()
+    folder = os.path.join(HERE, name)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "model.pt2")
+    batch, seq = _dims()
+    dynamic_shapes = tuple({0: batch, 1: seq} for _ in inputs)
+    ep = torch.export.export(model, inputs, dynamic_shapes=dynamic_shapes)
+    export_model.save_program(export_without_stack_traces(ep), path)
+    with open(os.path.join(folder, "model.sopsm"), "wb") as f:
+        f.write(export_model.convert(path))
+    # Listed from the saved archive, as the converter reads it (the node names are the
+    # loaded program's), with the Dims' names the in-memory program remembers.
+    decomposed = decompose(torch.export.load(path))
+    symbols = Symbols(decomposed, dim_names(ep))
+    for node in decomposed.graph.nodes:
+        if node.op == "placeholder" and node.name in [i.name for i in _user_inputs(decomposed)]:
+            symbols.input_sizes(node.meta["val"], node.name, node.name)
+    ops, shapes = graph_listing(decomposed, symbols)
+    for file, text in (("ops.txt", ops), ("shapes.txt", shapes)):
+        with open(os.path.join(folder, file), "w", encoding="utf-8") as f:
+            f.write(text)
+    listing = []
+    for n, (b, s) in enumerate(SIZES):
+        sized = sized_inputs(base, b, s)
+        with torch.no_grad():
+            outputs = model(*sized)
+        outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+        for k, tensor in enumerate(sized):
+            np.save(os.path.join(folder, f"size{n}_input{k}.npy"), tensor.numpy())
+        for k, tensor in enumerate(outputs):
+            np.save(os.path.join(folder, f"size{n}_expected{k}.npy"), tensor.numpy())
+        listing.append(f"size{n} batch={b} seq={s}\n")
+    with open(os.path.join(folder, "sizes.txt"), "w", encoding="utf-8") as f:
+        f.write("".join(listing))
+
+
+def _user_inputs(ep) -> list:
+    from torch.export.graph_signature import InputKind  # pylint: disable=import-outside-toplevel
+
+    return [
+        spec.arg for spec in ep.graph_signature.input_specs if spec.kind == InputKind.USER_INPUT
+    ]
+
+
 def main(argv) -> int:
-    names = argv or list(MODELS)
-    unknown = [n for n in names if n not in MODELS]
+    names = argv or list(MODELS) + list(DYNAMIC)
+    unknown = [n for n in names if n not in MODELS and n not in DYNAMIC]
     if unknown:
         print(
-            f"make_models.py: error: unknown model(s) {unknown}; known: {list(MODELS)}",
+            f"make_models.py: error: unknown model(s) {unknown}; known: "
+            f"{list(MODELS) + list(DYNAMIC)}",
             file=sys.stderr,
         )
         return 1
@@ -533,6 +625,10 @@ def main(argv) -> int:
         # (`___torch_mangle_17`), so a torchscript.pt would depend on the models before it.
         for name in names:
             subprocess.run([sys.executable, os.path.abspath(__file__), name], check=True)
+        return 0
+    if names[0] in DYNAMIC:
+        write_dynamic_model(names[0])
+        print(f"models/{names[0]}: written")
         return 0
     model, inputs = MODELS[names[0]]()
     write_model(names[0], model, inputs)

@@ -10,12 +10,21 @@ the graph, its parameters, buffers and constants (exported_graph.py). The output
 only on the program and the torch version: the same .pt2 gives byte-identical files, and
 the metadata holds the .pt2's file name only, never a folder.
 
+Dynamic shapes: a program exported with `dynamic_shapes=` (torch.export.Dim) converts to
+a version-2 model that serves every size in the Dims' ranges. Its symbols take the
+Dims' names when the archive records them (torch.export.save drops them;
+`save_program(ep, path)` here saves them beside the program), else "<input>.<dim>"
+("tokens.1"). What the format cannot express is refused, naming the node or input and
+what to change: an input dimension derived from another (2*seq), and symbolic values
+that no graph node computes (data-dependent ones included).
+
 Whatever goes wrong ends with one line on stderr and exit status 1:
 
     export_model.py: error: MODEL.pt2: node 'name' (aten::op.overload): what is wrong
 """
 
 import argparse
+import json
 import logging
 import os
 import re
@@ -24,6 +33,9 @@ import warnings
 
 PROG = "export_model.py"
 PRODUCER = "structured_ops export_model.py"
+# The extra file of a .pt2 that holds its Dims' names (save_program): a JSON list of
+# [input name, dimension, Dim name].
+DIM_NAMES_FILE = "structured_ops_dim_names.json"
 NEEDS_TORCH = f"{PROG} needs torch (pip install torch==2.13.0)"
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -66,8 +78,32 @@ def _decomposition_error(path: str, e: Exception) -> str:
     return f"{path}: node '{node}' ({op}): {message}"
 
 
-def load_program(path: str):
-    """The decomposed ExportedProgram in `path`, or CliError saying why not."""
+def save_program(ep, path: str) -> None:
+    """torch.export.save(ep, path), with the names of its Dims, which the converter gives
+    the model's symbols (torch.export.save alone drops them)."""
+    import torch  # pylint: disable=import-outside-toplevel
+    from symbolic import dim_names  # pylint: disable=import-outside-toplevel
+
+    names = sorted([name, d, dim] for (name, d), dim in dim_names(ep).items())
+    extra = {DIM_NAMES_FILE: json.dumps(names)} if names else None
+    torch.export.save(ep, path, extra_files=extra)
+
+
+def _dim_names(path: str, text: str):
+    """{(input, dimension): name} from a DIM_NAMES_FILE's text; None when there is none."""
+    if not text:
+        return None
+    try:
+        return {(str(name), int(d)): str(dim) for name, d, dim in json.loads(text)}
+    except (ValueError, TypeError) as e:
+        raise CliError(
+            f"{path}: its {DIM_NAMES_FILE} is not a JSON list of [input, dimension, name]: {e}"
+        ) from None
+
+
+def load_program(path: str, extra: dict = None):
+    """The decomposed ExportedProgram in `path`, or CliError saying why not; `extra`
+    receives the archive's extra files named by its keys (torch.export.load)."""
     import torch  # pylint: disable=import-outside-toplevel
 
     if not os.path.exists(path):
@@ -80,7 +116,7 @@ def load_program(path: str):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ep = torch.export.load(path)
+            ep = torch.export.load(path, extra_files=extra)
     except Exception as e:  # pylint: disable=broad-except  (any reason the archive is unreadable)
         reason = _one_line(e) or type(e).__name__
         raise CliError(
@@ -89,7 +125,13 @@ def load_program(path: str):
     finally:
         logging.disable(logging.NOTSET)
     from decompose import decompose  # pylint: disable=import-outside-toplevel
+    from schema_args import ConvertError  # pylint: disable=import-outside-toplevel
+    from symbolic import Symbols  # pylint: disable=import-outside-toplevel
 
+    try:  # refused before decomposing, which fails on them without saying why
+        Symbols(ep, {}).check_inputs(ep)
+    except ConvertError as e:
+        raise CliError(f"{path}: {e}") from None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -104,14 +146,16 @@ def convert(path: str) -> bytes:
     from exported_graph import convert_program  # pylint: disable=import-outside-toplevel
     from schema_args import ConvertError  # pylint: disable=import-outside-toplevel
 
-    ep = load_program(path)
+    extra = {DIM_NAMES_FILE: ""}
+    ep = load_program(path, extra)
+    names = _dim_names(path, extra[DIM_NAMES_FILE])
     metadata = [
         ("producer", PRODUCER),
         ("torch_version", torch.__version__),
         ("source", os.path.basename(path)),
     ]
     try:
-        return serialize(convert_program(ep, metadata))
+        return serialize(convert_program(ep, metadata, names))
     except ConvertError as e:
         raise CliError(f"{path}: {e}") from None
     except LiteModelError as e:
@@ -119,7 +163,17 @@ def convert(path: str) -> bytes:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=__doc__.split("\n\n")[0],
+        epilog=(
+            "Programs exported with dynamic_shapes= convert too: the model then serves every "
+            "size in its Dims' ranges (lite model format version 2). Their symbols take the "
+            "Dims' names when the .pt2 records them (save_program in this file), else "
+            "'<input>.<dim>'. Derived dimensions (2*seq) and data-dependent sizes are refused "
+            "with what to change."
+        ),
+    )
     parser.add_argument(
         "model", metavar="MODEL.pt2", help="a torch.export archive (torch.export.save)"
     )

@@ -1,10 +1,15 @@
-"""The lite model format (lite/FORMAT.md, version 1) as plain Python data, torch-free.
+"""The lite model format (lite/FORMAT.md, versions 1 and 2) as plain Python data, torch-free.
 
 A `LiteModel` holds one graph of core-ATen operator calls with its constants' raw bytes.
 `serialize(model)` checks it (`validate`) and writes the bytes FORMAT.md describes:
 header, sections, zero padding up to a 64-aligned `data_offset`, then the data blob with
 every constant's data starting at a multiple of 64 (constants in the order given, zero
 bytes between them). `parse(data)` is the strict reader (see lite_parse.py).
+
+A model with symbols (dynamic shapes: `LiteModel.symbols`), or with another part only
+version 2 has (SymInt[] arguments, `sym::` scalar operators, value_info), is written as
+version 2; every other model as version 1, byte for byte what it was before version 2
+existed (`file_version`).
 
 Every rule broken raises `LiteModelError`, whose message names the part of the model
 (a constant, an input, a node and its argument) and what is wrong.
@@ -17,13 +22,49 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 MAGIC = b"SOPSLITE"
-VERSION = 1
+VERSION = 2  # the newest version the writer and reader know
+STATIC_VERSION = 1  # what a model without symbols is written as
 HEADER_SIZE = 32
 ALIGN = 64
 MAX_STR_BYTES = 65536
 MAX_NDIM = 16
 NONE_SLOT = 0xFFFFFFFF  # "None" in a Tensor?[] argument
 MAX_U32 = 0xFFFFFFFF
+INT64_MAX = 2**63 - 1  # a symbol's max when it is unbounded (torch.export's int_oo)
+MAX_SYMBOLS = 1024
+SYM_CONST, SYM_SLOT = 0, 1  # the kinds of a SymInt[] element
+
+# The scalar operators the interpreter evaluates itself (FORMAT.md, Scalar operators):
+# name -> (the fx targets torch.export records, the number of operands).
+SYM_OPERATORS = {
+    "sym::add": ("operator.add", 2),
+    "sym::sub": ("operator.sub", 2),
+    "sym::mul": ("operator.mul", 2),
+    "sym::floordiv": ("operator.floordiv", 2),
+    "sym::mod": ("operator.mod", 2),
+    "sym::truediv": ("operator.truediv", 2),
+    "sym::pow": ("operator.pow", 2),
+    "sym::neg": ("operator.neg", 1),
+    "sym::eq": ("operator.eq", 2),
+    "sym::ne": ("operator.ne", 2),
+    "sym::lt": ("operator.lt", 2),
+    "sym::le": ("operator.le", 2),
+    "sym::gt": ("operator.gt", 2),
+    "sym::ge": ("operator.ge", 2),
+    "sym::and": ("operator.and_", 2),
+    "sym::or": ("operator.or_", 2),
+    "sym::not": ("operator.not_, torch.sym_not", 1),
+    "sym::max": ("torch.sym_max", 2),
+    "sym::min": ("torch.sym_min", 2),
+    "sym::float": ("torch.sym_float", 1),
+    "sym::int": ("torch.sym_int, math.trunc", 1),
+    "sym::ceil": ("math.ceil", 1),
+    "sym::floor": ("math.floor", 1),
+    "sym::sqrt": ("math.sqrt, torch._sym_sqrt", 1),
+    "sym::ite": ("torch.sym_ite", 3),
+    "sym::assert": ("aten._assert_scalar", 2),
+}
+SYM_PREFIX = "sym::"
 
 # PyTorch's ScalarType numbers -> (name, element size in bytes).
 DTYPES = {
@@ -64,6 +105,7 @@ class Tag(IntEnum):
     LAYOUT = 12
     DEVICE = 13
     MEMORY_FORMAT = 14
+    SYM_INTS = 15  # version 2
 
 
 @dataclass
@@ -72,7 +114,11 @@ class Arg:
 
     Values by tag: NONE None; VALUE a slot; INT int; FLOAT float; BOOL bool; STR str;
     INTS/FLOATS/BOOLS/TENSORS tuples; OPT_TENSORS a tuple of slots or None;
-    SCALAR_TYPE a dtype code; LAYOUT 0; DEVICE (type code, index or -1); MEMORY_FORMAT a code.
+    SCALAR_TYPE a dtype code; LAYOUT 0; DEVICE (type code, index or -1); MEMORY_FORMAT a code;
+    SYM_INTS a tuple of (SYM_CONST, int) and (SYM_SLOT, slot) pairs.
+
+    In version 2 a VALUE slot may hold a scalar (a SymInt, SymFloat or SymBool a node
+    computed) where the schema wants an int, float, bool or Scalar.
     """
 
     tag: Tag
@@ -81,12 +127,21 @@ class Arg:
     def __post_init__(self):
         self.tag = Tag(self.tag)
         if isinstance(self.value, list):
-            self.value = tuple(self.value)
+            self.value = tuple(tuple(v) if isinstance(v, list) else v for v in self.value)
+
+
+@dataclass
+class Symbol:
+    """A symbolic dimension (version 2): its name and the bounds torch.export recorded."""
+
+    name: str
+    min: int
+    max: int  # INT64_MAX: unbounded
 
 
 @dataclass
 class TensorDesc:
-    """A dtype code and a shape."""
+    """A dtype code and a shape; in an input of a version-2 model, a size -1-k is symbol k."""
 
     dtype: int
     sizes: tuple
@@ -150,6 +205,14 @@ class LiteModel:
     inputs: list = field(default_factory=list)
     nodes: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
+    symbols: list = field(default_factory=list)  # Symbols; any makes the file version 2
+    value_info: list = field(default_factory=list)  # (slot, symbolic shape text) pairs
+
+
+def file_version(model: LiteModel) -> int:
+    """The version `model` is written as: 2 when it has symbols (or another part only
+    version 2 has: scalar nodes of a data-dependent size, `uses_version_2`), else 1."""
+    return VERSION if uses_version_2(model) else STATIC_VERSION
 
 
 def _check_str(text, what: str) -> bytes:
@@ -173,8 +236,10 @@ def _check_int(value, lo: int, hi: int, what: str) -> None:
         raise LiteModelError(f"{what}: {value!r} is not an integer in [{lo}, {hi}]")
 
 
-def check_desc(desc: TensorDesc, what: str) -> None:
-    """A tensor_desc's rules: a known dtype code, ndim <= 16, sizes >= 0, bytes in 63 bits."""
+def check_desc(desc: TensorDesc, what: str, symbols: int = 0) -> None:
+    """A tensor_desc's rules: a known dtype code, ndim <= 16, sizes >= 0 (or, for an input
+    of a model with `symbols` symbols, -1-k naming symbol k), the static sizes' bytes in
+    63 bits."""
     if desc.dtype not in DTYPES:
         raise LiteModelError(
             f"{what}: dtype code {desc.dtype!r} is not one of {sorted(DTYPES)} (FORMAT.md, dtype codes)"
@@ -182,7 +247,10 @@ def check_desc(desc: TensorDesc, what: str) -> None:
     if len(desc.sizes) > MAX_NDIM:
         raise LiteModelError(f"{what}: {len(desc.sizes)} dimensions, more than {MAX_NDIM}")
     for size in desc.sizes:
-        _check_int(size, 0, 2**63 - 1, f"{what}: size")
+        if symbols and isinstance(size, int) and not isinstance(size, bool) and size < 0:
+            _check_int(size, -symbols, -1, f"{what}: symbolic size (-1-k for symbol k)")
+        else:
+            _check_int(size, 0, 2**63 - 1, f"{what}: size")
     span = math.prod(max(size, 1) for size in desc.sizes) * DTYPES[desc.dtype][1]
     if span >= 2**63:  # sizes of 0 counted as 1: what strides are computed in
         raise LiteModelError(
@@ -243,10 +311,43 @@ def _check_arg(arg: Arg, defined: set, what: str) -> None:
         _check_int(value[1], -1, 127, f"{what}: device index")
     elif tag == Tag.MEMORY_FORMAT:
         _check_int(value, 0, max(MEMORY_FORMATS), f"{what}: memory format")
+    elif tag == Tag.SYM_INTS:
+        if not isinstance(value, tuple):
+            raise LiteModelError(f"{what}: a SYM_INTS argument needs a sequence, got {value!r}")
+        _check_count(len(value), what)
+        for i, item in enumerate(value):
+            if not (
+                isinstance(item, tuple) and len(item) == 2 and item[0] in (SYM_CONST, SYM_SLOT)
+            ):
+                raise LiteModelError(
+                    f"{what}[{i}]: a SymInt[] element is (0, int) or (1, slot), got {item!r}"
+                )
+            if item[0] == SYM_CONST:
+                _check_int(item[1], -(2**63), 2**63 - 1, f"{what}[{i}]")
+            else:
+                read(item[1], f"{what}[{i}]")
+
+
+def uses_version_2(model: LiteModel) -> bool:
+    """Whether `model` holds a part only version 2 has: symbols, a `sym::` operator, a
+    SymInt[] argument (tag 15) or value_info."""
+    return bool(
+        model.symbols
+        or model.value_info
+        or any(isinstance(name, str) and name.startswith(SYM_PREFIX) for name in model.operators)
+        or any(
+            isinstance(arg, Arg) and arg.tag == Tag.SYM_INTS
+            for node in model.nodes
+            for arg in node.args
+        )
+    )
 
 
 def validate(model: LiteModel) -> None:
     """Raises LiteModelError unless `model` keeps every rule of FORMAT.md."""
+    # pylint: disable-next=import-outside-toplevel  (lite_symbols imports this module)
+    from lite_symbols import check_sym_node, check_symbols, check_value_info
+
     _check_count(len(model.metadata), "metadata")
     for key, value in model.metadata:
         _check_str(key, "metadata key")
@@ -291,7 +392,9 @@ def validate(model: LiteModel) -> None:
         what = f"input {i.name!r}"
         _check_str(i.name, what)
         define(i.slot, what)
-        check_desc(i.desc, what)
+        check_desc(i.desc, what, len(model.symbols))
+    check_symbols(model)
+    by_node: set = set()
     for node in model.nodes:
         what = f"node {node.name!r}"
         _check_str(node.name, what)
@@ -304,15 +407,19 @@ def validate(model: LiteModel) -> None:
             _check_arg(arg, defined, f"{what} argument {k}")
         if not isinstance(node.unpack, bool):
             raise LiteModelError(f"{what}: unpack must be a bool, got {node.unpack!r}")
+        if model.operators[node.op].startswith(SYM_PREFIX):
+            check_sym_node(node, model.operators[node.op], what)
         _check_count(len(node.outs), what)
         for k, slot in enumerate(node.outs):
             define(slot, f"{what} output {k}")
+            by_node.add(slot)
     for out in model.outputs:
         what = f"output {out.name!r}"
         _check_str(out.name, what)
         _check_int(out.slot, 0, MAX_U32 - 1, f"{what}: slot")
         if out.slot not in defined:
             raise LiteModelError(f"{what}: slot {out.slot} is never defined")
+    check_value_info(model, by_node)
     if len(defined) != model.num_values:
         missing = list(
             itertools.islice((s for s in range(model.num_values) if s not in defined), 5)
@@ -389,16 +496,24 @@ class _Writer:
         elif a.tag == Tag.DEVICE:
             self.u8(v[0])
             self.i8(v[1])
+        elif a.tag == Tag.SYM_INTS:
+            self.u32(len(v))
+            for kind, payload in v:
+                self.u8(kind)
+                (self.i64 if kind == SYM_CONST else self.u32)(payload)
 
 
 def serialize(model: LiteModel) -> bytes:
     """The bytes of `model` in the format of lite/FORMAT.md (after `validate`).
 
-    Beyond the format's rules, the writer lists each operator once.
+    Beyond the format's rules, the writer lists each operator once. A model with symbols
+    is written as version 2 (its symbols after the operators, value_info last), any other
+    as version 1.
     """
     validate(model)
     if len(set(model.operators)) != len(model.operators):
         raise LiteModelError(f"operators: a name is listed twice in {model.operators}")
+    version = file_version(model)
     w = _Writer()
     w.u32(len(model.metadata))
     for key, value in model.metadata:
@@ -407,6 +522,12 @@ def serialize(model: LiteModel) -> bytes:
     w.u32(len(model.operators))
     for name in model.operators:
         w.str(name)
+    if version >= 2:
+        w.u32(len(model.symbols))
+        for sym in model.symbols:
+            w.str(sym.name)
+            w.i64(sym.min)
+            w.i64(sym.max)
     w.u32(model.num_values)
     w.u32(len(model.constants))
     blob = bytearray()
@@ -438,8 +559,13 @@ def serialize(model: LiteModel) -> bytes:
     for out in model.outputs:
         w.str(out.name)
         w.u32(out.slot)
+    if version >= 2:
+        w.u32(len(model.value_info))
+        for slot, shape in model.value_info:
+            w.u32(slot)
+            w.str(shape)
     data_offset = align(HEADER_SIZE + len(w.out))
-    header = MAGIC + struct.pack("<IIQQ", VERSION, 0, data_offset, len(blob))
+    header = MAGIC + struct.pack("<IIQQ", version, 0, data_offset, len(blob))
     padding = bytes(data_offset - HEADER_SIZE - len(w.out))
     return header + bytes(w.out) + padding + bytes(blob)
 

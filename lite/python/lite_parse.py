@@ -1,10 +1,12 @@
-"""The strict reader of lite model files (lite/FORMAT.md, version 1), torch-free.
+"""The strict reader of lite model files (lite/FORMAT.md, versions 1 and 2), torch-free.
 
 It mirrors the loader's rules: the header's magic, version, flags and sizes; every count
 checked against the bytes left before anything is read; the sections ending at or before
 `data_offset` with zero padding after them; each constant's data 64-aligned inside the
 blob; then every rule of `lite_model.validate`. A broken rule raises `LiteModelError`
-naming the byte offset.
+naming the byte offset. A version-2 file adds the symbols section after the operators,
+symbolic input sizes, SymInt[] arguments (tag 15) and value_info after the outputs; a
+version-1 file holding any of them (or a `sym::` operator) is refused.
 """
 
 import struct
@@ -18,6 +20,10 @@ from lite_model import (
     MAX_NDIM,
     MAX_STR_BYTES,
     NONE_SLOT,
+    STATIC_VERSION,
+    SYM_CONST,
+    SYM_PREFIX,
+    SYM_SLOT,
     VERSION,
     Arg,
     Constant,
@@ -26,6 +32,7 @@ from lite_model import (
     LiteModelError,
     Node,
     Output,
+    Symbol,
     Tag,
     TensorDesc,
     check_desc,
@@ -41,6 +48,8 @@ _MIN_ENTRY = {
     "node": 4 + 4 + 4 + 1 + 4,
     "output": 8,
     "arg": 1,
+    "symbol": 4 + 16,
+    "value_info": 8,
 }
 _LIST_ITEM = {
     Tag.INTS: ("<q", 8),
@@ -54,8 +63,8 @@ _LIST_ITEM = {
 class _Reader:
     """Reads little-endian fields from `data[pos:end]`, failing with the offset."""
 
-    def __init__(self, data: bytes, pos: int, end: int):
-        self.data, self.pos, self.end = data, pos, end
+    def __init__(self, data: bytes, pos: int, end: int, version: int = STATIC_VERSION):
+        self.data, self.pos, self.end, self.version = data, pos, end, version
 
     def fail(self, message: str, at: int = None):
         raise LiteModelError(f"byte {self.pos if at is None else at}: {message}")
@@ -104,7 +113,11 @@ class _Reader:
         except UnicodeDecodeError as e:
             self.fail(f"{what}: not UTF-8 ({e.reason})", at)
 
-    def desc(self, what: str) -> TensorDesc:
+    def i64(self, what):
+        return self.unpack("<q", what)
+
+    def desc(self, what: str, symbols: int = 0) -> TensorDesc:
+        """A tensor_desc; sizes -1-k name symbol k when `symbols` (an input, version 2)."""
         at = self.pos
         dtype = self.u8(f"{what}: dtype")
         if dtype not in DTYPES:
@@ -114,7 +127,7 @@ class _Reader:
             self.fail(f"{what}: {ndim} dimensions, more than {MAX_NDIM}", at + 1)
         sizes = tuple(struct.unpack(f"<{ndim}q", self.take(8 * ndim, f"{what}: sizes")))
         try:
-            check_desc(TensorDesc(dtype, sizes), what)
+            check_desc(TensorDesc(dtype, sizes), what, symbols)
         except LiteModelError as e:
             self.fail(str(e), at)
         return TensorDesc(dtype, sizes)
@@ -125,6 +138,22 @@ class _Reader:
         if tag not in Tag._value2member_map_:
             self.fail(f"{what}: tag {tag} is not one of 0..{max(Tag)}", at)
         tag = Tag(tag)
+        if tag == Tag.SYM_INTS:
+            if self.version < 2:
+                self.fail(
+                    f"{what}: tag 15 (SymInt[]) is version 2's, but the file is version 1", at
+                )
+            items = []
+            for i in range(self.count(what, size=5)):  # each element a u8 kind and 4 bytes or more
+                kind_at = self.pos
+                kind = self.u8(f"{what}[{i}]: kind")
+                if kind == SYM_CONST:
+                    items.append((kind, self.i64(f"{what}[{i}]")))
+                elif kind == SYM_SLOT:
+                    items.append((kind, self.u32(f"{what}[{i}]")))
+                else:
+                    self.fail(f"{what}[{i}]: kind {kind} is not 0 (int) or 1 (slot)", kind_at)
+            return Arg(tag, tuple(items))
         if tag == Tag.NONE:
             return Arg(tag)
         if tag == Tag.VALUE:
@@ -164,9 +193,9 @@ def _header(data: bytes):
     if data[:8] != MAGIC:
         raise LiteModelError(f"byte 0: magic {data[:8]!r} is not {MAGIC!r}")
     version, flags, data_offset, data_size = struct.unpack_from("<IIQQ", data, 8)
-    if version != VERSION:
+    if not STATIC_VERSION <= version <= VERSION:
         raise LiteModelError(
-            f"byte 8: version {version}; this reader supports version {VERSION} only"
+            f"byte 8: version {version}; this reader supports versions {STATIC_VERSION} to {VERSION}"
         )
     if flags != 0:
         raise LiteModelError(f"byte 12: flags {flags:#x}, but they are reserved and must be 0")
@@ -178,19 +207,42 @@ def _header(data: bytes):
         raise LiteModelError(
             f"byte 24: data_offset {data_offset} + data_size {data_size} != the file's {len(data)} bytes"
         )
-    return data_offset, data_size
+    return version, data_offset, data_size
+
+
+def _symbols(r: _Reader) -> list:
+    symbols = []
+    for k in range(r.count("symbols", "symbol")):
+        at = r.pos
+        name = r.str(f"symbol {k}'s name")
+        symbols.append(Symbol(name, r.i64(f"symbol {name!r}: min"), r.i64(f"symbol {name!r}: max")))
+        if symbols[-1].min < 0 or symbols[-1].max < symbols[-1].min:
+            r.fail(
+                f"symbol {name!r}: bounds [{symbols[-1].min}, {symbols[-1].max}] are not "
+                "0 <= min <= max",
+                at,
+            )
+    return symbols
 
 
 def parse_model(data: bytes) -> LiteModel:
     """The model in `data`; LiteModelError at the first broken rule."""
     data = bytes(data)
-    data_offset, data_size = _header(data)
-    r = _Reader(data, HEADER_SIZE, data_offset)
+    version, data_offset, data_size = _header(data)
+    r = _Reader(data, HEADER_SIZE, data_offset, version)
     model = LiteModel()
     for _ in range(r.count("metadata entries", "metadata")):
         key = r.str("a metadata key")
         model.metadata.append((key, r.str(f"metadata {key!r}")))
     model.operators = [r.str(f"operator {i}") for i in range(r.count("operators", "str"))]
+    if version >= 2:
+        model.symbols = _symbols(r)
+    else:
+        for name in model.operators:
+            if name.startswith(SYM_PREFIX):
+                r.fail(
+                    f"operator {name!r}: `sym::` operators are version 2's, but the file is version 1"
+                )
     at = r.pos
     model.num_values = r.u32("the value slot count")
     if model.num_values > (r.end - r.pos) // 4:  # each slot is defined by a 4-byte field at least
@@ -220,7 +272,8 @@ def parse_model(data: bytes) -> LiteModel:
         model.constants.append(Constant(name, slot, desc, data[start : start + nbytes]))
     for _ in range(r.count("inputs", "input")):
         name = r.str("an input's name")
-        model.inputs.append(Input(name, r.u32(f"input {name!r}: slot"), r.desc(f"input {name!r}")))
+        slot = r.u32(f"input {name!r}: slot")
+        model.inputs.append(Input(name, slot, r.desc(f"input {name!r}", len(model.symbols))))
     for _ in range(r.count("nodes", "node")):
         name = r.str("a node's name")
         what = f"node {name!r}"
@@ -235,6 +288,10 @@ def parse_model(data: bytes) -> LiteModel:
     for _ in range(r.count("outputs", "output")):
         name = r.str("an output's name")
         model.outputs.append(Output(name, r.u32(f"output {name!r}: slot")))
+    if version >= 2:
+        for _ in range(r.count("value_info entries", "value_info")):
+            slot = r.u32("a value_info slot")
+            model.value_info.append((slot, r.str(f"value_info of slot {slot}")))
     if any(data[r.pos : data_offset]):
         r.fail(f"the padding before data_offset {data_offset} holds non-zero bytes")
     try:

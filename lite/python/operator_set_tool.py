@@ -8,7 +8,9 @@ Sources, in any number:
   --selected-operators-yaml: PyTorch's selected_operators.yaml (what `lite_runtime trace`
     writes): its `operators` (a mapping, or a list of names), each one's
     `include_all_overloads`, and `include_all_operators`;
-  --model: a lite model file (lite/FORMAT.md): the operators its nodes call.
+  --model: a lite model file (lite/FORMAT.md): the operators its nodes call (a
+    version-2 file's `sym::` scalar operators are the interpreter's own, not library
+    operators, and are left out).
 
 The output: {"operators": [{"name", "all_overloads", "origin"}, ...], "all_operators": bool},
 sorted, each name once. Names are checked for their form here and against the library
@@ -91,7 +93,13 @@ def from_model(path: str) -> list[dict]:
             model = parse_model(f.read())
     except LiteModelError as e:
         raise SetError(f"{path}: not a lite model file (lite/FORMAT.md): {e}") from None
-    return [_entry(name, False, path, path) for name in model.operators]
+    from lite_model import SYM_PREFIX
+
+    return [
+        _entry(name, False, path, path)
+        for name in model.operators
+        if not name.startswith(SYM_PREFIX)
+    ]
 
 
 def _entry(name: str, all_overloads: bool, origin: str, where: str) -> dict:

@@ -6,10 +6,16 @@ list stops at the last argument the node actually gives; a gap before it takes t
 schema's default. Each value is encoded by the schema's argument type (its `real_type`,
 which keeps ScalarType, Layout and MemoryFormat apart from int) and the Python value.
 Anything the format has no tag for raises `ConvertError`.
+
+Dynamic shapes (version 2): a scalar the graph computes (a node whose value is a
+SymInt, SymFloat or SymBool: `sym_size_int_1`, `mul_77`) given for an int, float, bool
+or Scalar is tag 1 naming its slot; an int list with such nodes among its elements is
+tag 15 (SymInt[]). A symbolic value with no node of its own cannot be read at run time
+and is refused.
 """
 
 import torch
-from lite_model import DEVICE_TYPES, DTYPE_CODES, MEMORY_FORMATS, Arg, Tag
+from lite_model import DEVICE_TYPES, DTYPE_CODES, MEMORY_FORMATS, SYM_CONST, SYM_SLOT, Arg, Tag
 
 
 class ConvertError(Exception):
@@ -42,6 +48,16 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_SYMBOLIC = (torch.SymInt, torch.SymFloat, torch.SymBool)
+
+
+def is_scalar_node(value) -> bool:
+    """Whether `value` is a graph node computing a scalar (its meta['val'] is no tensor)."""
+    return isinstance(value, torch.fx.Node) and isinstance(
+        value.meta.get("val"), _SYMBOLIC + (int, float, bool)
+    )
+
+
 def _slot(value, slot_of, what: str) -> int:
     if not isinstance(value, torch.fx.Node):
         raise ConvertError(f"{what}: expected a tensor from the graph, got {value!r}")
@@ -49,28 +65,58 @@ def _slot(value, slot_of, what: str) -> int:
         raise ConvertError(
             f"{what}: '{value.name}' is not a single tensor value (index a multi-output node first)"
         )
+    if is_scalar_node(value):
+        raise ConvertError(
+            f"{what}: '{value.name}' is a scalar ({value.meta['val']}), not a tensor"
+        )
     return slot_of[value]
 
 
-def _int(value, what: str) -> int:
-    if isinstance(value, torch.SymInt):
+def _scalar_slot(value, slot_of, what: str) -> int:
+    """The slot of a scalar node given for an int, float, bool or Scalar argument."""
+    if not is_scalar_node(value) or value not in slot_of:
         raise ConvertError(
-            f"{what} is symbolic ({value}); dynamic shapes are not supported, export with static shapes"
+            f"{what}: '{value.name}' is not a scalar the graph computes (a tensor was given "
+            "where the schema wants a number)"
         )
+    return slot_of[value]
+
+
+def _no_node(value, what: str) -> ConvertError:
+    """A symbolic value passed as it is: the graph has no node to compute it at run time."""
+    free = sorted(str(s) for s in value.node.expr.free_symbols)
+    unbacked = [s for s in free if s.startswith("u")]
+    kind = (
+        f"depends on data (unbacked {', '.join(unbacked)})"
+        if unbacked
+        else "is an expression no graph node computes"
+    )
+    return ConvertError(
+        f"{what} is the symbolic value {value}, which {kind}; the format reads symbolic "
+        "values only from node outputs: compute it in forward() from tensor sizes "
+        "(x.shape[d]), or export with a static size for it"
+    )
+
+
+def _int(value, what: str) -> int:
+    if isinstance(value, _SYMBOLIC):
+        raise _no_node(value, what)
     if not _is_int(value) and not isinstance(value, bool):
         raise ConvertError(f"{what}: expected an int, got {value!r}")
     return int(value)
 
 
 def _float(value, what: str) -> float:
-    if isinstance(value, (torch.SymFloat, torch.SymInt)):
-        raise ConvertError(f"{what} is symbolic ({value}); dynamic shapes are not supported")
+    if isinstance(value, _SYMBOLIC):
+        raise _no_node(value, what)
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise ConvertError(f"{what}: expected a float, got {value!r}")
     return float(value)
 
 
 def _scalar(value, what: str) -> Arg:
+    if isinstance(value, _SYMBOLIC):
+        raise _no_node(value, what)
     if isinstance(value, bool):
         return Arg(Tag.BOOL, value)
     if _is_int(value):
@@ -96,16 +142,21 @@ def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None)
     """One argument: the schema's type spelling (`Optional[List[int]]`, ...) and its value.
 
     `lift(number)`, when given, turns a Python number passed for a Tensor (a wrapped
-    number, as in `aten::mul.Tensor(x, 2)`) into the slot of a 0-dim constant.
+    number, as in `aten::mul.Tensor(x, 2)`) into the slot of a 0-dim constant, and a
+    scalar node passed for a Tensor into the slot of a 0-dim tensor made from it.
     """
     if type_str.startswith("Optional[") and type_str.endswith("]"):
         if value is None:
             return Arg(Tag.NONE)
         type_str = type_str[len("Optional[") : -1]
     if type_str == "Tensor":
-        if lift is not None and isinstance(value, (bool, int, float)):
+        if lift is not None and (isinstance(value, (bool, int, float)) or is_scalar_node(value)):
             return Arg(Tag.VALUE, lift(value))
         return Arg(Tag.VALUE, _slot(value, slot_of, what))
+    if type_str in ("int", "SymInt", "float", "bool", "number", "Scalar") and isinstance(
+        value, torch.fx.Node
+    ):
+        return Arg(Tag.VALUE, _scalar_slot(value, slot_of, what))
     if type_str in ("int", "SymInt"):
         return Arg(Tag.INT, _int(value, what))
     if type_str == "float":
@@ -121,8 +172,18 @@ def encode_value(type_str: str, size: int, value, slot_of, what: str, lift=None)
             raise ConvertError(f"{what}: expected a str, got {value!r}")
         return Arg(Tag.STR, value)
     if type_str in ("List[int]", "List[SymInt]"):
-        if _is_int(value) or isinstance(value, torch.SymInt):
+        if _is_int(value) or isinstance(value, (torch.SymInt, torch.fx.Node)):
             value = [value] * max(size or 1, 1)  # int[N] given as one int
+        if any(isinstance(v, torch.fx.Node) for v in value):  # SymInt[] (version 2)
+            return Arg(
+                Tag.SYM_INTS,
+                tuple(
+                    (SYM_SLOT, _scalar_slot(v, slot_of, f"{what}[{i}]"))
+                    if isinstance(v, torch.fx.Node)
+                    else (SYM_CONST, _int(v, f"{what}[{i}]"))
+                    for i, v in enumerate(value)
+                ),
+            )
         return Arg(Tag.INTS, tuple(_int(v, f"{what}[{i}]") for i, v in enumerate(value)))
     if type_str == "List[float]":
         return Arg(Tag.FLOATS, tuple(_float(v, f"{what}[{i}]") for i, v in enumerate(value)))

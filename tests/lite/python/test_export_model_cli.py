@@ -68,6 +68,12 @@ def test_usage_errors_are_argparse_errors():
     )
 
 
+def test_help_tells_about_dynamic_shapes():
+    run = cli("--help")
+    assert run.returncode == 0 and "dynamic_shapes=" in run.stdout, run.stdout
+    assert "derived" in run.stdout.lower()
+
+
 @needs_torch
 def test_missing_file(tmp_path):
     missing = str(tmp_path / "missing.pt2")
@@ -125,12 +131,13 @@ def _programs():
             flat.mul_(2)
             return flat + 1
 
-    class Relu(torch.nn.Module):
-        def forward(self, x):
-            return x.relu()
+    class Stacked(torch.nn.Module):
+        def forward(self, x, y):
+            return torch.cat([x, x]) + y
 
     x = torch.randn(4, 6)
-    dynamic = {"x": {0: torch.export.Dim("batch")}}
+    batch = torch.export.Dim("batch", max=16)
+    derived = {"x": {0: batch}, "y": {0: 2 * batch}}
     return {
         "fft": (
             torch.export.export(Fft(), (x,)),
@@ -145,9 +152,9 @@ def _programs():
             torch.export.export(WrittenView(), (torch.randn(2, 4, 32),)),
             "(aten::view): run_decompositions() failed: ValueError: Cannot view a tensor",
         ),
-        "dynamic": (
-            torch.export.export(Relu(), (x,), dynamic_shapes=dynamic),
-            "node 'x' (user input): dimension 0 is symbolic",
+        "derived_dim": (
+            torch.export.export(Stacked(), (x, torch.randn(8, 6)), dynamic_shapes=derived),
+            "node 'y' (user input): dimension 0 is 2*x.0, an expression of other dimensions",
         ),
     }
 
@@ -164,7 +171,7 @@ def unsupported(tmp_path_factory):
 
 
 @needs_torch
-@pytest.mark.parametrize("name", ["fft", "cond", "mutation", "dynamic", "written_view"])
+@pytest.mark.parametrize("name", ["fft", "cond", "mutation", "derived_dim", "written_view"])
 def test_unsupported_program(unsupported, name, tmp_path):
     path, words = unsupported[name]
     line = one_error_line(cli(path, "-o", str(tmp_path / "x")))
@@ -175,7 +182,18 @@ def test_unsupported_program(unsupported, name, tmp_path):
 
 @needs_torch
 @pytest.mark.parametrize(
-    "name", ["mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn"]
+    "name",
+    [
+        "mlp",
+        "cnn",
+        "transformer",
+        "bert",
+        "llama",
+        "vit_swin",
+        "convgn",
+        "bert_dynamic",
+        "llama_dynamic",
+    ],
 )
 def test_converts_the_checked_in_models_byte_for_byte(name, tmp_path):
     folder = os.path.join(ROOT, "models", name)

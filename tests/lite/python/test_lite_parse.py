@@ -59,7 +59,7 @@ def u64(n):
 CASES = {
     "shorter than the 32-byte header": TINY[:20],
     "magic b'SOPSLITX' is not b'SOPSLITE'": patched(TINY, 7, b"X"),
-    "version 2; this reader supports version 1 only": patched(TINY, 8, u32(2)),
+    "version 3; this reader supports versions 1 to 2": patched(TINY, 8, u32(3)),
     "flags 0x1": patched(TINY, 12, u32(1)),
     "data_offset 100 is not a multiple of 64": patched(TINY, 16, u64(100)),
     "data_size 8 != the file's 192 bytes": patched(TINY, 24, u64(8)),
