@@ -10,6 +10,7 @@
 // 2. Model load: read_model_file + Program, against torch::jit::load.
 // 3. Inference: Program::run against the TorchScript module's forward, run like eager
 //    PyTorch (bench/libtorch_lite_baseline.h), both at --threads, outputs compared first.
+// 4. Dynamic exports (models/NAME_dynamic) against the static ones, on the same inputs.
 // Not a test: timings are never asserted.
 #include <algorithm>
 #include <chrono>
@@ -291,17 +292,22 @@ int64_t calls_for_ms(double ms, F&& f) {
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(ms / (elapsed / calls))));
 }
 
-bool bench_inference(const std::string& name, int64_t rounds, int threads, bool baseline,
-                     int profile) {
-  const auto model = sops::lite::read_model_file(model_file(name, "model.sopsm"));
-  const sops::lite::Program program(model);
-  // input0.npy, input1.npy, ... (bert takes its tokens and an attention mask).
+// input0.npy, input1.npy, ... of models/NAME (bert takes its tokens and an attention mask).
+std::vector<Tensor> read_inputs(const std::string& name) {
   std::vector<Tensor> inputs;
   for (int k = 0;; ++k) {
     const std::string file = "input" + std::to_string(k) + ".npy";
     if (!std::ifstream(model_file(name, file.c_str())).good()) break;
     inputs.push_back(sops::lite::read_npy(model_file(name, file.c_str())));
   }
+  return inputs;
+}
+
+bool bench_inference(const std::string& name, int64_t rounds, int threads, bool baseline,
+                     int profile) {
+  const auto model = sops::lite::read_model_file(model_file(name, "model.sopsm"));
+  const sops::lite::Program program(model);
+  const std::vector<Tensor> inputs = read_inputs(name);
   const std::vector<double> expected =
       values(sops::lite::read_npy(model_file(name, "expected0.npy")));
   std::vector<Tensor> ours_out = program.run(inputs);
@@ -378,6 +384,44 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
   return ok;
 }
 
+// 4. models/NAME_dynamic (exported with a symbolic batch and sequence) against models/NAME
+// (the same model exported at one size), both on NAME's inputs: what binding the symbols
+// and computing shape arguments at run time cost. Returns false if their outputs differ.
+bool bench_dynamic(const std::string& name, int64_t rounds, int threads) {
+  const std::string dyn = name + "_dynamic";
+  const sops::lite::Program fixed(sops::lite::read_model_file(model_file(name, "model.sopsm")));
+  const sops::lite::Program dynamic(sops::lite::read_model_file(model_file(dyn, "model.sopsm")));
+  const std::vector<Tensor> inputs = read_inputs(name);
+  std::vector<Tensor> fixed_out = fixed.run(inputs);
+  std::vector<Tensor> dynamic_out = dynamic.run(inputs);
+  const double diff = max_abs_diff(values(fixed_out.at(0)), values(dynamic_out.at(0)));
+  const auto sample = [&](const sops::lite::Program& p, std::vector<Tensor>& out) {
+    const int64_t calls = calls_for_ms(50, [&] { out = p.run(inputs); });
+    return [&, calls] {
+      return sops_bench::ns_per_call(calls, [&] {
+        out = p.run(inputs);
+        sops_bench::escape(&out);
+      });
+    };
+  };
+  const auto run_fixed = sample(fixed, fixed_out);
+  const auto run_dynamic = sample(dynamic, dynamic_out);
+  std::vector<double> fixed_ns, dynamic_ns;
+  for (int64_t r = 0; r < rounds; ++r) {
+    if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    fixed_ns.push_back(run_fixed());
+    if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    dynamic_ns.push_back(run_dynamic());
+  }
+  const double a = median(fixed_ns) / 1e3, b = median(dynamic_ns) / 1e3;
+  const bool ok = diff < 1e-4;
+  std::printf("  %-14s %-24s %12.2f %12.2f %7.3fx %12.2g%s\n", name.c_str(),
+              sops::lite::TensorDesc::of(inputs.at(0)).str().c_str(), a, b, a / b, diff,
+              ok ? "" : "  MISMATCH");
+  std::fflush(stdout);
+  return ok;
+}
+
 // --child-libtorch MODEL.pt INPUT.npy [--threads=N]: libtorch's process start.
 int child_libtorch(int argc, char** argv) {
   if (argc < 4) {
@@ -439,6 +483,21 @@ int main(int argc, char** argv) {
     int wrong = 0;
     for (const std::string& name : models) {
       if (!bench_inference(name, rounds, static_cast<int>(threads), baseline, profile)) ++wrong;
+    }
+    bool dynamic_header = false;
+    for (const std::string& name : models) {
+      if (!std::ifstream(model_file(name + "_dynamic", "model.sopsm")).good()) continue;
+      if (!dynamic_header) {
+        std::printf(
+            "\n4. dynamic against static exports, %lld thread%s: medians of %lld interleaved "
+            "rounds of >= 50 ms on the static model's inputs; speed = static time / dynamic\n",
+            static_cast<long long>(threads), threads == 1 ? "" : "s",
+            static_cast<long long>(rounds));
+        std::printf("  %-14s %-24s %12s %12s %8s %12s\n", "model", "first input", "static us",
+                    "dynamic us", "speed", "|dyn-static|");
+        dynamic_header = true;
+      }
+      if (!bench_dynamic(name, rounds, static_cast<int>(threads))) ++wrong;
     }
     if (baseline) {
       std::printf(

@@ -16,9 +16,12 @@ MODELS = os.path.dirname(os.path.dirname(os.environ["BERT_MODEL"]))
 RTOL = 1e-5  # |ours - eager| <= RTOL * (|eager| + max|eager|), as test_lite_runtime.py
 
 
-def run(name, out_dir):
+def run(name, out_dir, prefix=""):
+    """Runs models/NAME on its PREFIX + input*.npy files (a dynamic model's `size2_`)."""
     folder = os.path.join(MODELS, name)
-    inputs = sorted(f for f in os.listdir(folder) if f.startswith("input") and f.endswith(".npy"))
+    inputs = sorted(
+        f for f in os.listdir(folder) if f.startswith(prefix + "input") and f.endswith(".npy")
+    )
     args = [a for f in inputs for a in ("--input", os.path.join(folder, f))]
     return subprocess.run(
         [LITE_RUNTIME, "run", os.path.join(folder, "model.sopsm"), *args, "--output-dir", out_dir],
@@ -28,13 +31,26 @@ def run(name, out_dir):
     )
 
 
-@pytest.mark.parametrize("name", ["bert", "llama", "vit_swin", "convgn"])
-def test_the_pruned_runtime_runs_the_model_as_eager(name, tmp_path):
-    result = run(name, str(tmp_path))
+@pytest.mark.parametrize(
+    "name,prefix",
+    [
+        ("bert", ""),
+        ("llama", ""),
+        ("vit_swin", ""),
+        ("convgn", ""),
+        # Dynamic exports, selected from their ops.txt as the static ones: at the upper
+        # bounds (batch 8, seq 64) and at the smallest size.
+        ("bert_dynamic", "size2_"),
+        ("llama_dynamic", "size2_"),
+        ("llama_dynamic", "size0_"),
+    ],
+)
+def test_the_pruned_runtime_runs_the_model_as_eager(name, prefix, tmp_path):
+    result = run(name, str(tmp_path), prefix)
     assert result.returncode == 0, result.stderr
     folder = os.path.join(MODELS, name)
-    for exp in sorted(f for f in os.listdir(folder) if f.startswith("expected")):
-        k = exp[len("expected") : -len(".npy")]
+    for exp in sorted(f for f in os.listdir(folder) if f.startswith(prefix + "expected")):
+        k = exp[len(prefix + "expected") : -len(".npy")]
         want_dtype, want_shape, want = npy_io.read(os.path.join(folder, exp))
         got_dtype, got_shape, got = npy_io.read(str(tmp_path / f"out{k}.npy"))
         assert (got_dtype, got_shape) == (want_dtype, want_shape)
