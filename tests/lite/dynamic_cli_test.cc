@@ -55,17 +55,8 @@ std::string temp_path(const std::string& name) {
 }
 
 // x: float32 [batch, 4], batch in [1, 8]; y = relu(view(x, [sym_size(x, 0) * 4])).
-std::string flatten_model() {
-  V2Model m;
-  m.symbols = {{"batch", 1, 8}};
-  m.values = 5;
-  m.inputs = {{"x", 0, 6, {-1, 4}}};
-  m.node("sym_size_int", "aten::sym_size.int", {arg_slot(0), arg_int(0)}, {1});
-  m.node("mul", "sym::mul", {arg_slot(1), arg_int(4)}, {2});
-  m.node("view", "aten::view", {arg_slot(0), arg_symints({elem_slot(2)})}, {3});
-  m.node("relu", "aten::relu", {arg_slot(3)}, {4});
-  m.outputs = {{"y", 4}};
-  m.value_info = {{3, "[4*batch]"}};
+std::string flatten_model_file() {
+  const V2Model m = flatten_model();
   const std::string path = temp_path("flat.sopsm");
   std::ofstream(path, std::ios::binary) << m.bytes();
   return path;
@@ -81,7 +72,7 @@ std::string input(int64_t rows) {
 }
 
 TEST(DynamicCli, RunTakesAnySizeInRange) {
-  const std::string model = flatten_model();
+  const std::string model = flatten_model_file();
   for (const int64_t rows : {1, 5, 8}) {
     const std::string dir = temp_path("out" + std::to_string(rows));
     const Result r = cli({"run", model, "--input", input(rows), "--output-dir", dir});
@@ -104,7 +95,7 @@ TEST(DynamicCli, RunTakesAnySizeInRange) {
 }
 
 TEST(DynamicCli, ShapesAreSymbolicWithoutInputsAndConcreteWithThem) {
-  const std::string model = flatten_model();
+  const std::string model = flatten_model_file();
   const Result symbolic = cli({"shapes", model});
   ASSERT_EQ(symbolic.status, 0) << symbolic.err;
   EXPECT_EQ(symbolic.out,
@@ -125,7 +116,7 @@ TEST(DynamicCli, ShapesAreSymbolicWithoutInputsAndConcreteWithThem) {
 }
 
 TEST(DynamicCli, OpsAndTraceLeaveTheScalarArithmeticOut) {
-  const std::string model = flatten_model();
+  const std::string model = flatten_model_file();
   const Result ops = cli({"ops", model});
   ASSERT_EQ(ops.status, 0) << ops.err;
   EXPECT_EQ(ops.out, "aten::relu\naten::sym_size.int\naten::view\n");

@@ -42,19 +42,7 @@ std::shared_ptr<const Model> load(const V2Model& m) {
 }
 
 // x: float32 [batch, 4], batch in [1, 8]; y = relu(view(x, [sym_size(x, 0) * 4])).
-V2Model flatten(int64_t max = 8) {
-  V2Model m;
-  m.symbols = {{"batch", 1, max}};
-  m.values = 5;
-  m.inputs = {{"x", 0, 6, {-1, 4}}};
-  m.node("sym_size_int", "aten::sym_size.int", {arg_slot(0), arg_int(0)}, {1});
-  m.node("mul", "sym::mul", {arg_slot(1), arg_int(4)}, {2});
-  m.node("view", "aten::view", {arg_slot(0), arg_symints({elem_slot(2)})}, {3});
-  m.node("relu", "aten::relu", {arg_slot(3)}, {4});
-  m.outputs = {{"y", 4}};
-  m.value_info = {{3, "[4*batch]"}};
-  return m;
-}
+V2Model flatten(int64_t max = 8) { return flatten_model(max); }
 
 // float32 [rows, cols] holding k - 5 at flat index k.
 Tensor ramp(int64_t rows, int64_t cols) {

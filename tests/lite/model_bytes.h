@@ -191,4 +191,21 @@ struct V2Model {
   }
 };
 
+// The small dynamic model the tests share: x: float32 [batch, 4], batch in [1, max];
+// n = sym_size.int(x, 0); m = sym::mul(n, 4); v = view(x, [m]); y = relu(v); value_info
+// describes v.
+inline V2Model flatten_model(int64_t max = 8) {
+  V2Model m;
+  m.symbols = {{"batch", 1, max}};
+  m.values = 5;
+  m.inputs = {{"x", 0, 6, {-1, 4}}};
+  m.node("sym_size_int", "aten::sym_size.int", {arg_slot(0), arg_int(0)}, {1});
+  m.node("mul", "sym::mul", {arg_slot(1), arg_int(4)}, {2});
+  m.node("view", "aten::view", {arg_slot(0), arg_symints({elem_slot(2)})}, {3});
+  m.node("relu", "aten::relu", {arg_slot(3)}, {4});
+  m.outputs = {{"y", 4}};
+  m.value_info = {{3, "[4*batch]"}};
+  return m;
+}
+
 }  // namespace sops::lite::testing
