@@ -6,19 +6,16 @@ inconsistent inputs refused with a message naming the input, the dimension and t
 """
 
 import os
-import subprocess
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import npy_io  # noqa: E402
+from lite_cli import assert_clean_failure, assert_matches_eager, input_args, lite  # noqa: E402
 
-LITE_RUNTIME = os.environ["LITE_RUNTIME"]
 MODELS = os.path.dirname(os.path.dirname(os.environ["BERT_DYNAMIC_MODEL"]))
 NAMES = ["bert_dynamic", "llama_dynamic"]
-# Eager PyTorch's outputs within 1e-5 relative: |ours - eager| <= 1e-5 * (|eager| + max|eager|).
-RTOL = 1e-5
 
 
 def folder(name):
@@ -47,23 +44,6 @@ def files_of(name, tag, kind):
     return [os.path.join(folder(name), f) for f in found]
 
 
-def lite(*args):
-    return subprocess.run([LITE_RUNTIME, *args], capture_output=True, text=True, timeout=120)
-
-
-def input_args(paths):
-    return [a for p in paths for a in ("--input", p)]
-
-
-def assert_clean_failure(result, *needles):
-    assert result.returncode == 1, (result.returncode, result.stderr)
-    assert result.stderr.startswith("lite_runtime: error: "), result.stderr
-    for bad in ("Traceback", "terminate called", "Aborted", "Sanitizer", "Segmentation"):
-        assert bad not in result.stderr
-    for needle in needles:
-        assert needle in result.stderr, (needle, result.stderr)
-
-
 CASES = [(name, tag) for name in NAMES for tag, _ in sizes_of(name)]
 
 
@@ -83,12 +63,7 @@ def test_one_file_serves_every_size_as_eager_pytorch(name, tag, tmp_path):
     assert result.returncode == 0, result.stderr
     assert sorted(os.listdir(tmp_path)) == [f"out{k}.npy" for k in range(len(expected))]
     for k, exp in enumerate(expected):
-        want_dtype, want_shape, want = npy_io.read(exp)
-        got_dtype, got_shape, got = npy_io.read(str(tmp_path / f"out{k}.npy"))
-        assert (got_dtype, got_shape) == (want_dtype, want_shape), (name, tag, k)
-        scale = max(abs(v) for v in want) if want else 0.0
-        worst = max((abs(g - w) - RTOL * (abs(w) + scale) for g, w in zip(got, want)), default=0.0)
-        assert worst <= 0, f"{name} {tag} out{k}: off by more than {RTOL} relative"
+        assert_matches_eager(str(tmp_path / f"out{k}.npy"), exp, f"{name} {tag} out{k}")
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -3,7 +3,6 @@ against what PyTorch produced for them: eager outputs, the exported graph's oper
 and shapes (written by models/make_models.py with torch 2.13)."""
 
 import os
-import subprocess
 import sys
 
 import pytest
@@ -11,6 +10,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(__file__))
 import npy_io  # noqa: E402
+from lite_cli import assert_clean_failure, assert_matches_eager, input_args, lite  # noqa: E402
 from lite_model import (  # noqa: E402  (lite/python/lite_model.py)
     Arg,
     Input,
@@ -22,11 +22,8 @@ from lite_model import (  # noqa: E402  (lite/python/lite_model.py)
     serialize,
 )
 
-LITE_RUNTIME = os.environ["LITE_RUNTIME"]
 MODELS = os.path.dirname(os.path.dirname(os.environ["MLP_MODEL"]))
 NAMES = ["mlp", "cnn", "transformer", "bert", "llama", "vit_swin", "convgn"]
-# Eager PyTorch's outputs within 1e-5 relative: |ours - eager| <= 1e-5 * (|eager| + max|eager|).
-RTOL = 1e-5
 
 
 def model_file(name):
@@ -44,24 +41,6 @@ def lines(path):
         return [line.rstrip("\n") for line in f if line.strip()]
 
 
-def lite(*args):
-    return subprocess.run([LITE_RUNTIME, *args], capture_output=True, text=True, timeout=120)
-
-
-def input_args(paths):
-    return [a for p in paths for a in ("--input", p)]
-
-
-def assert_clean_failure(result, *needles):
-    """Exit status 1, one `lite_runtime: error:` message naming the problem, no crash."""
-    assert result.returncode == 1, (result.returncode, result.stderr)
-    assert result.stderr.startswith("lite_runtime: error: "), result.stderr
-    for bad in ("Traceback", "terminate called", "Aborted", "Sanitizer", "Segmentation"):
-        assert bad not in result.stderr
-    for needle in needles:
-        assert needle in result.stderr, (needle, result.stderr)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_run_matches_eager_pytorch(name, tmp_path):
     result = lite(
@@ -72,12 +51,9 @@ def test_run_matches_eager_pytorch(name, tmp_path):
     expected = sorted(f for f in os.listdir(folder) if f.startswith("expected"))
     assert sorted(os.listdir(tmp_path)) == [f"out{k}.npy" for k in range(len(expected))]
     for k, exp in enumerate(expected):
-        want_dtype, want_shape, want = npy_io.read(os.path.join(folder, exp))
-        got_dtype, got_shape, got = npy_io.read(str(tmp_path / f"out{k}.npy"))
-        assert (got_dtype, got_shape) == (want_dtype, want_shape)
-        scale = max(abs(v) for v in want) if want else 0.0
-        worst = max((abs(g - w) - RTOL * (abs(w) + scale) for g, w in zip(got, want)), default=0.0)
-        assert worst <= 0, f"{name} out{k}: off by more than {RTOL} relative"
+        assert_matches_eager(
+            str(tmp_path / f"out{k}.npy"), os.path.join(folder, exp), f"{name} out{k}"
+        )
 
 
 @pytest.mark.parametrize("name", NAMES)
