@@ -114,3 +114,18 @@ def test_inputs_that_disagree_on_a_symbol_are_refused(tmp_path):
         str(tmp_path),
     )
     assert_clean_failure(result, "dimension 1", "6", "5")
+
+
+def test_an_empty_batch_fails_where_eager_pytorch_fails(tmp_path):
+    # torch.export records batch in [0, 8], but the model's view(..., -1, 16) cannot take
+    # 0 rows: eager PyTorch raises "cannot reshape tensor of 0 elements into shape
+    # [0, 5, -1, 16] because the unspecified dimension size -1 can be any value and is
+    # ambiguous"; so does the runtime, naming the node.
+    tokens = tmp_path / "tokens.npy"
+    npy_io.write(str(tokens), "<i8", (0, 5), [])
+    result = lite(
+        "run", model_file("llama_dynamic"), "--input", str(tokens), "--output-dir", str(tmp_path)
+    )
+    assert_clean_failure(
+        result, "aten::view", "cannot reshape tensor of 0 elements into shape [0, 5, -1, 16]"
+    )
