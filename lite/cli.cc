@@ -16,6 +16,7 @@
 
 #include "lite/file_io.h"
 #include "lite/interpreter.h"
+#include "lite/memory_plan.h"
 #include "lite/npy.h"
 #include "lite/op_trace.h"
 #include "lite/shapes.h"
@@ -46,6 +47,8 @@ constexpr const char* kUsage =
     "        A model exported with dynamic shapes: without --input, its symbols' ranges,\n"
     "        every value's symbolic shape and the peak at the symbols' upper bounds; with\n"
     "        --input (any sizes in range), the shapes and the peak at those sizes\n"
+    "        Then the memory plan at those sizes (at the upper bounds): the one arena that\n"
+    "        would hold every intermediate, their sum without reuse, and what is not planned\n"
     "\n"
     "options:\n"
     "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n"
@@ -210,13 +213,28 @@ int run_command(const Options& o) {
 
   const Program program(model, OperatorRegistry::global(), o.limits);
   if (o.command == "shapes") {
+    // The peak, then the memory plan at the same sizes (a dynamic model's at the upper
+    // bounds, where an arena serves every size in range; none without a bound).
     if (o.inputs.empty() && model->is_dynamic()) {
-      std::cout << format_shapes(compute_symbolic_shapes(program));
+      const ShapeReport report = compute_symbolic_shapes(program);
+      std::cout << format_shapes(report);
+      if (report.unbounded.empty()) {
+        std::string where = " at the upper bounds (";
+        for (std::size_t k = 0; k < report.symbols.size(); ++k) {
+          where += (k ? ", " : "") + report.symbols[k].name + "=" +
+                   std::to_string(report.symbol_values[k]);
+        }
+        where += ")";
+        std::cout << format_memory_plan(plan_memory(program, inputs_at_bounds(*model)),
+                                        report.peak_bytes, where);
+      }
       return 0;
     }
     const std::vector<Tensor> inputs =
         o.inputs.empty() ? exported_inputs(*model) : read_inputs(o, *model);
-    std::cout << format_shapes(compute_shapes(program, inputs));
+    const ShapeReport report = compute_shapes(program, inputs);
+    std::cout << format_shapes(report)
+              << format_memory_plan(plan_memory(program, inputs), report.peak_bytes, "");
     return 0;
   }
 

@@ -244,6 +244,7 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
   for (uint32_t s = 0; s < m.num_values && !m.nodes.empty(); ++s) {
     if (!is_output[s]) nodes_[last_use[s]].release_after.push_back(s);
   }
+  last_use_ = std::move(last_use);
 
   constants_.reserve(m.constants.size());
   meta_constants_.reserve(m.constants.size());
@@ -284,8 +285,7 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
   return execute(std::move(slots), /*meta=*/false, check_from, observer);
 }
 
-std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
-                                      const NodeObserver& observer) const {
+std::vector<Value> Program::meta_slots(const std::vector<Tensor>& inputs) const {
   check_inputs(inputs);
   std::vector<Value> slots(model_->num_values);
   for (std::size_t k = 0; k < meta_constants_.size(); ++k) {
@@ -294,7 +294,19 @@ std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     slots[model_->inputs[k].slot] = empty(inputs[k].sizes(), inputs[k].options().device(kMeta));
   }
-  return execute(std::move(slots), /*meta=*/true, kNoCheck, observer);
+  return slots;
+}
+
+std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
+                                      const NodeObserver& observer) const {
+  return execute(meta_slots(inputs), /*meta=*/true, kNoCheck, observer);
+}
+
+std::size_t Program::run_meta_until_data(const std::vector<Tensor>& inputs,
+                                         const NodeObserver& observer) const {
+  std::size_t stopped_at = 0;
+  execute(meta_slots(inputs), /*meta=*/true, kNoCheck, observer, &stopped_at);
+  return stopped_at;
 }
 
 Stack Program::make_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta) const {
@@ -344,6 +356,13 @@ Stack Program::make_stack(const BoundNode& b, const std::vector<Value>& slots, b
   return stack;
 }
 
+bool Program::shape_from_data(std::size_t node, const std::vector<Value>& slots) const {
+  const BoundNode& b = nodes_[node];
+  if (b.op == nullptr) return false;  // `sym::` scalar arithmetic
+  return lite::data_dependent(model_->operators[model_->nodes[node].op],
+                              make_stack(b, slots, /*meta=*/true));
+}
+
 void Program::call_and_store(const BoundNode& b, const Node& node, Stack& stack,
                              std::vector<Value>& slots) const {
   b.op->kernel()(stack);
@@ -386,23 +405,31 @@ void Program::run_sym_node(const BoundNode& b, const Node& node, std::vector<Val
 }
 
 std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::size_t check_from,
-                                     const NodeObserver& observer) const {
+                                     const NodeObserver& observer, std::size_t* stopped_at) const {
   const Model& m = *model_;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     {
       const NodeWhere where{m, i};
       const PrefixScope scope(&NodeWhere::describe, &where);
+      bool stop = false;
       raise_standard_exceptions([&] {
+        stop = stopped_at != nullptr && shape_from_data(i, slots);
+        if (stop) return;
         std::optional<NodeMeasure> after;  // a node measured only once it has run
         if (i >= check_from) after = check_limits_before(i, slots);
         run_node(nodes_[i], m.nodes[i], slots, meta);
         if (after) check_limits_after(i, *after, slots);
       });
+      if (stop) {
+        *stopped_at = i;
+        return {};
+      }
     }
     if (observer) observer(i, slots);
     for (uint32_t s : nodes_[i].release_after) slots[s] = Value();
   }
 
+  if (stopped_at != nullptr) *stopped_at = nodes_.size();
   std::vector<Tensor> outputs;
   outputs.reserve(m.outputs.size());
   for (const Output& o : m.outputs) {

@@ -84,6 +84,13 @@ class Program {
   bool calls_operator(std::size_t node) const { return nodes_[node].op != nullptr; }
   // The registered operator node `i` calls (calls_operator(i) must hold).
   const RegisteredOperator& op(std::size_t node) const { return *nodes_[node].op; }
+  // The last node that reads slot `slot` (a value nobody reads: the node that makes
+  // it); run() frees the value after that node unless it is a model output.
+  std::size_t last_use(uint32_t slot) const { return last_use_[slot]; }
+  // Whether node `node` computes its result's shape from data (nonzero, a boolean mask
+  // index: lite/limits.h's data_dependent), given `slots` holding its inputs, as a
+  // NodeObserver's slots do for the node just run.
+  bool shape_from_data(std::size_t node, const std::vector<Value>& slots) const;
 
   // Runs the model. `inputs` must match the model's inputs in number, dtype and shape,
   // a symbol's dimensions within its range and agreeing (an error names the input, the
@@ -94,6 +101,12 @@ class Program {
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
   std::vector<Tensor> run_meta(const std::vector<Tensor>& inputs,
                                const NodeObserver& observer = {}) const;
+
+  // run_meta as far as Meta tensors can go: it stops before the first node whose result
+  // shape depends on data (shape_from_data) and returns that node's index, or the
+  // number of nodes if it ran them all. The observer sees the nodes that ran.
+  std::size_t run_meta_until_data(const std::vector<Tensor>& inputs,
+                                  const NodeObserver& observer) const;
 
   // Checks `inputs` against the model's inputs (what run() does first).
   void check_inputs(const std::vector<Tensor>& inputs) const { bind_symbols(inputs); }
@@ -132,9 +145,14 @@ class Program {
     std::string refusal;      // non-empty: node `planned` exceeds a limit, and why
   };
 
-  // Nodes from `check_from` on are measured before they run (and some after).
+  // Nodes from `check_from` on are measured before they run (and some after). With
+  // `stopped_at`, a node whose shape depends on data is not run: *stopped_at is set to
+  // it and no outputs are returned (else it is set to the number of nodes).
   std::vector<Tensor> execute(std::vector<Value> slots, bool meta, std::size_t check_from,
-                              const NodeObserver& observer) const;
+                              const NodeObserver& observer,
+                              std::size_t* stopped_at = nullptr) const;
+  // The slots of a Meta run on Meta twins of `inputs` (checked first).
+  std::vector<Value> meta_slots(const std::vector<Tensor>& inputs) const;
   // The node's stack: its prepared arguments with the tensors of `slots` put in (and its
   // Device arguments made Meta if `meta`).
   Stack make_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta) const;
@@ -164,6 +182,7 @@ class Program {
   std::shared_ptr<const Model> model_;
   Limits limits_;
   std::vector<BoundNode> nodes_;
+  std::vector<std::size_t> last_use_;   // by slot (last_use())
   std::vector<Tensor> constants_;       // the constants' data, as tensors
   std::vector<Tensor> meta_constants_;  // the same on Meta
   std::vector<bool> is_constant_;       // by slot

@@ -56,6 +56,17 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
   return report;
 }
 
+std::vector<Tensor> inputs_at_bounds(const Model& model) {
+  std::vector<int64_t> values;
+  for (const Symbol& s : model.symbols) values.push_back(s.bounded() ? s.max : s.min);
+  std::vector<Tensor> inputs;
+  for (const Input& in : model.inputs) {
+    inputs.push_back(
+        empty(model.concrete(in.desc, values).sizes, TensorOptions(in.desc.dtype).device(kMeta)));
+  }
+  return inputs;
+}
+
 ShapeReport compute_symbolic_shapes(const Program& program) {
   const Model& model = program.model();
   std::vector<int64_t> values;
@@ -74,11 +85,7 @@ ShapeReport compute_symbolic_shapes(const Program& program) {
   const PrefixScope scope(
       [](const void* data, std::string& out) { out += *static_cast<const std::string*>(data); },
       &where);
-  std::vector<Tensor> inputs;
-  for (const Input& in : model.inputs) {
-    inputs.push_back(
-        empty(model.concrete(in.desc, values).sizes, TensorOptions(in.desc.dtype).device(kMeta)));
-  }
+  const std::vector<Tensor> inputs = inputs_at_bounds(model);
   ShapeReport report = compute_shapes(program, inputs);
   report.symbolic = true;
   report.unbounded = unbounded;

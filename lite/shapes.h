@@ -50,6 +50,9 @@ ShapeReport compute_shapes(const Program& program, const std::vector<Tensor>& in
 // A dynamic model without inputs: run on Meta inputs at every symbol's upper bound (at
 // the lower bound for a symbol without one, for the dtypes only).
 ShapeReport compute_symbolic_shapes(const Program& program);
+// The Meta inputs compute_symbolic_shapes runs on: every symbol at its upper bound (at
+// its lower bound if it has none).
+std::vector<Tensor> inputs_at_bounds(const Model& model);
 
 // One line per input ("# input x float32 [4, 32]") and per value ("addmm float32 [4, 64]"),
 // then the peak ("# peak activation memory: 1536 bytes (after node 'addmm')"). A dynamic

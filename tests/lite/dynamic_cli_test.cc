@@ -104,7 +104,11 @@ TEST(DynamicCli, ShapesAreSymbolicWithoutInputsAndConcreteWithThem) {
             "view float32 [4*batch]\n"
             "relu float32 [32] (at batch=8)\n"
             "# peak activation memory at the upper bounds (batch=8): 256 bytes (after node "
-            "'relu')\n");
+            "'relu')\n"
+            // view is the input's memory and relu the output: nothing left to plan.
+            "# memory plan at the upper bounds (batch=8): arena 0 bytes for 0 intermediates "
+            "(sum 0 bytes without reuse; measured peak 256 bytes)\n"
+            "# not planned: relu (a model output: allocated when returned)\n");
   const Result concrete = cli({"shapes", model, "--input", input(2)});
   ASSERT_EQ(concrete.status, 0) << concrete.err;
   EXPECT_EQ(concrete.out,
@@ -112,7 +116,10 @@ TEST(DynamicCli, ShapesAreSymbolicWithoutInputsAndConcreteWithThem) {
             "# input x float32 [2, 4]\n"
             "view float32 [8]\n"
             "relu float32 [8]\n"
-            "# peak activation memory: 64 bytes (after node 'relu')\n");
+            "# peak activation memory: 64 bytes (after node 'relu')\n"
+            "# memory plan: arena 0 bytes for 0 intermediates (sum 0 bytes without reuse; "
+            "measured peak 64 bytes)\n"
+            "# not planned: relu (a model output: allocated when returned)\n");
 }
 
 TEST(DynamicCli, OpsAndTraceLeaveTheScalarArithmeticOut) {

@@ -72,6 +72,11 @@ def test_shapes_are_symbolic_and_concrete_given_inputs(name):
     assert result.returncode == 0, result.stderr
     assert "[batch, seq" in result.stdout, result.stdout
     assert "peak activation memory" in result.stdout
+    # The memory plan at the same upper bounds as the peak, after it.
+    out = result.stdout.splitlines()
+    peak_at = next(k for k, line in enumerate(out) if "peak activation memory" in line)
+    bounds = out[peak_at].split("upper bounds ")[1].split(":")[0]
+    assert out[peak_at + 1].startswith(f"# memory plan at the upper bounds {bounds}: arena ")
     tag, binds = sizes_of(name)[1]
     given = lite("shapes", model_file(name), *input_args(files_of(name, tag, "input")))
     assert given.returncode == 0, given.stderr

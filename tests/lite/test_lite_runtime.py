@@ -3,6 +3,7 @@ against what PyTorch produced for them: eager outputs, the exported graph's oper
 and shapes (written by models/make_models.py with torch 2.13)."""
 
 import os
+import re
 import sys
 
 import pytest
@@ -111,6 +112,47 @@ def test_shapes_peak_memory_counts_what_is_alive():
     # parameters (not counted). So the peak is 2 KiB, reached at relu.
     result = lite("shapes", model_file("mlp"))
     assert "# peak activation memory: 2048 bytes (after node 'relu')" in result.stdout.splitlines()
+
+
+def plan_figures(stdout):
+    """The memory plan line's arena, intermediates, sum and measured peak."""
+    found = re.findall(
+        r"^# memory plan(?: at the upper bounds \([^)]*\))?: arena (\d+) bytes for (\d+) "
+        r"intermediates? \(sum (\d+) bytes without reuse; measured peak (\d+) bytes\)$",
+        stdout,
+        re.MULTILINE,
+    )
+    assert len(found) == 1, stdout
+    return tuple(int(v) for v in found[0])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shapes_prints_the_memory_plan_after_the_peak(name):
+    result = lite("shapes", model_file(name))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    peak_at = next(k for k, line in enumerate(out) if "peak activation memory" in line)
+    assert out[peak_at + 1].startswith("# memory plan: arena ")
+    arena, count, total, peak = plan_figures(result.stdout)
+    assert peak == int(out[peak_at].split(": ")[1].split()[0])
+    assert count > 0 and arena <= total and arena <= 1.1 * peak
+    # Every model's output is returned, so allocated, and named after the plan line.
+    assert any(
+        line.startswith("# not planned: ") and "a model output" in line
+        for line in out[peak_at + 2 :]
+    ), result.stdout
+
+
+def test_shapes_memory_plan_of_the_mlp_by_hand():
+    # addmm [4,64] (1 KiB, nodes 1..2) at 0; relu [4,64] (1 KiB, 2..4) meets it: at
+    # 1024; addmm_1 [4,10] (160 B, 64-aligned 192, 4..5) meets relu only: at 0 again.
+    # Arena 2048, sum 1024 + 1024 + 192 = 2240; the output _log_softmax is returned.
+    result = lite("shapes", model_file("mlp"))
+    assert result.stdout.splitlines()[-2:] == [
+        "# memory plan: arena 2048 bytes for 3 intermediates (sum 2240 bytes without reuse; "
+        "measured peak 2048 bytes)",
+        "# not planned: _log_softmax (a model output: allocated when returned)",
+    ]
 
 
 def write_model(path, operators):
