@@ -2,7 +2,8 @@
 
 `convert_program(ep, metadata)` walks `ep.graph` in its (topological) order:
 placeholders become constants (parameters, buffers, lifted tensor constants, with their
-raw bytes) or inputs (user inputs); each OpOverload call becomes a node with its
+raw bytes; the names of one tensor, as a tied parameter's, with one bytes object, which
+the writer stores once) or inputs (user inputs); each OpOverload call becomes a node with its
 arguments in schema order (schema_args.py) and one slot per return, or, for a Tensor[]
 return, one slot per element (unpack); `operator.getitem` nodes are folded into the
 slot they name; the output node names the user outputs. Slots are numbered in the order
@@ -63,6 +64,7 @@ class _Converter:
         self.slot_of = {}  # fx node -> slot (single-tensor values)
         self.slots_of = {}  # fx node -> its output slots (multi-output nodes)
         self.scalar_slots = 0  # scalar slots defined (a data-dependent size needs version 2)
+        self.data_of = {}  # (storage address, offset, sizes, strides, dtype) -> (tensor, bytes)
         self.specs = {
             spec.arg.name: spec
             for spec in ep.graph_signature.input_specs
@@ -109,8 +111,25 @@ class _Converter:
         desc = TensorDesc(dtype_code(tensor.dtype, what), tuple(tensor.shape))
         self.slot_of[node] = self.new_slot()
         self.model.constants.append(
-            Constant(spec.target, self.slot_of[node], desc, tensor_bytes(tensor))
+            Constant(spec.target, self.slot_of[node], desc, self.tensor_data(tensor))
         )
+
+    def tensor_data(self, tensor: torch.Tensor) -> bytes:
+        """tensor_bytes(tensor), made once for every name of one tensor: torch.export keeps a
+        tied parameter (`lm_head.weight = embed.weight`) as one placeholder per name, whose
+        state_dict tensors are the same view of one storage. The writer stores equal
+        constants once anyway (lite_model.data_layout); this keeps the converter from
+        copying (and the writer from hashing) a tied embedding once per name."""
+        try:
+            storage = tensor.untyped_storage().data_ptr()
+        except (RuntimeError, NotImplementedError):  # no storage to share (a wrapper subclass)
+            return tensor_bytes(tensor)
+        key = (storage, tensor.storage_offset(), tuple(tensor.shape), tensor.stride(), tensor.dtype)
+        if key not in self.data_of:
+            # The tensor is kept with its bytes, so that its storage's address cannot be
+            # reused by another tensor while the program is converted.
+            self.data_of[key] = (tensor, tensor_bytes(tensor))
+        return self.data_of[key][1]
 
     def lift_number(self, node, arg_name: str, number) -> int:
         """The slot of a 0-dim constant `{node}.{arg}` for a number passed as a Tensor

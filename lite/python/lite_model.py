@@ -4,7 +4,9 @@ A `LiteModel` holds one graph of core-ATen operator calls with its constants' ra
 `serialize(model)` checks it (`validate`) and writes the bytes FORMAT.md describes:
 header, sections, zero padding up to a 64-aligned `data_offset`, then the data blob with
 every constant's data starting at a multiple of 64 (constants in the order given, zero
-bytes between them). `parse(data)` is the strict reader (see lite_parse.py).
+bytes between them), each distinct content once: a constant whose dtype, sizes and bytes
+equal an earlier one's (a parameter tied under several names) names the earlier one's
+bytes (`data_layout`). `parse(data)` is the strict reader (see lite_parse.py).
 
 A model with symbols (dynamic shapes: `LiteModel.symbols`), or with another part only
 version 2 has (SymInt[] arguments, `sym::` scalar operators, value_info), is written as
@@ -164,6 +166,10 @@ class Constant:
     slot: int
     desc: TensorDesc
     data: bytes
+    # Where a parsed file holds the data, from data_offset (several constants may share
+    # it); None for a constant not read from a file. `serialize` ignores it and lays the
+    # blob out itself (`data_layout`), so it takes no part in comparisons either.
+    offset: int = field(default=None, compare=False)
 
 
 @dataclass
@@ -503,12 +509,40 @@ class _Writer:
                 (self.i64 if kind == SYM_CONST else self.u32)(payload)
 
 
+def data_layout(constants: list) -> tuple:
+    """(offsets, blob): where each constant's data starts in the data blob, and the blob
+    (a bytearray).
+
+    Each distinct content is stored once: a constant whose dtype, sizes and bytes are
+    exactly those of an earlier one (a parameter tied under several names, as a language
+    model's lm head and its embedding; equal LayerNorm weights; equal lifted numbers) gets
+    the earlier one's offset, so the first of them in `constants` owns the bytes and the
+    layout depends only on the constants, in order. Equality is exact: a dict on the
+    bytes hashes them first and compares the candidates byte for byte. The other
+    constants follow in order, each at the next multiple of 64 after the one before, the
+    gaps zero.
+    """
+    blob = bytearray()
+    placed = {}  # (dtype, sizes, data) -> its offset
+    offsets = []
+    for c in constants:
+        data = bytes(c.data)  # hashable; no copy when it is bytes already
+        key = (c.desc.dtype, c.desc.sizes, data)
+        offset = placed.get(key)
+        if offset is None:
+            blob += bytes(align(len(blob)) - len(blob))
+            offset = placed[key] = len(blob)
+            blob += data
+        offsets.append(offset)
+    return offsets, blob
+
+
 def serialize(model: LiteModel) -> bytes:
     """The bytes of `model` in the format of lite/FORMAT.md (after `validate`).
 
-    Beyond the format's rules, the writer lists each operator once. A model with symbols
-    is written as version 2 (its symbols after the operators, value_info last), any other
-    as version 1.
+    Beyond the format's rules, the writer lists each operator once and stores each
+    distinct constant content once (`data_layout`). A model with symbols is written as
+    version 2 (its symbols after the operators, value_info last), any other as version 1.
     """
     validate(model)
     if len(set(model.operators)) != len(model.operators):
@@ -530,15 +564,13 @@ def serialize(model: LiteModel) -> bytes:
             w.i64(sym.max)
     w.u32(model.num_values)
     w.u32(len(model.constants))
-    blob = bytearray()
-    for c in model.constants:
-        blob += bytes(align(len(blob)) - len(blob))
+    offsets, blob = data_layout(model.constants)
+    for c, offset in zip(model.constants, offsets):
         w.str(c.name)
         w.u32(c.slot)
         w.desc(c.desc)
-        w.u64(len(blob))
+        w.u64(offset)
         w.u64(len(c.data))
-        blob += bytes(c.data)
     w.u32(len(model.inputs))
     for i in model.inputs:
         w.str(i.name)

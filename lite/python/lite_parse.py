@@ -3,10 +3,11 @@
 It mirrors the loader's rules: the header's magic, version, flags and sizes; every count
 checked against the bytes left before anything is read; the sections ending at or before
 `data_offset` with zero padding after them; each constant's data 64-aligned inside the
-blob; then every rule of `lite_model.validate`. A broken rule raises `LiteModelError`
-naming the byte offset. A version-2 file adds the symbols section after the operators,
-symbolic input sizes, SymInt[] arguments (tag 15) and value_info after the outputs; a
-version-1 file holding any of them (or a `sym::` operator) is refused.
+blob (several constants may name the same bytes, or overlapping ones); then every rule
+of `lite_model.validate`. A broken rule raises `LiteModelError` naming the byte offset.
+A version-2 file adds the symbols section after the operators, symbolic input sizes,
+SymInt[] arguments (tag 15) and value_info after the outputs; a version-1 file holding
+any of them (or a `sym::` operator) is refused.
 """
 
 import struct
@@ -247,6 +248,7 @@ def parse_model(data: bytes) -> LiteModel:
     model.num_values = r.u32("the value slot count")
     if model.num_values > (r.end - r.pos) // 4:  # each slot is defined by a 4-byte field at least
         r.fail(f"value slot count {model.num_values} is more than the file can define", at)
+    shared = {}  # (offset, nbytes) -> the bytes there
     for _ in range(r.count("constants", "constant")):
         at = r.pos
         name = r.str("a constant's name")
@@ -267,9 +269,14 @@ def parse_model(data: bytes) -> LiteModel:
                 at,
             )
         start = data_offset + offset
-        if desc.dtype == DTYPE_CODES["bool"] and any(b > 1 for b in data[start : start + nbytes]):
+        # Constants may share their bytes (FORMAT.md, `constant`): those that name the same
+        # range get one bytes object, as the interpreter gives them one buffer.
+        if (offset, nbytes) not in shared:
+            shared[offset, nbytes] = data[start : start + nbytes]
+        data_of = shared[offset, nbytes]
+        if desc.dtype == DTYPE_CODES["bool"] and any(b > 1 for b in data_of):
             r.fail(f"{what}: bool data holds a byte that is neither 0 nor 1", at)
-        model.constants.append(Constant(name, slot, desc, data[start : start + nbytes]))
+        model.constants.append(Constant(name, slot, desc, data_of, offset))
     for _ in range(r.count("inputs", "input")):
         name = r.str("an input's name")
         slot = r.u32(f"input {name!r}: slot")

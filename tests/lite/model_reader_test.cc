@@ -170,6 +170,54 @@ TEST_F(ModelReaderTest, ChecksConstantsAgainstTheDataBlob) {
                    "constant 'w' is float32 [4], 16 bytes, but the file gives it 12");
 }
 
+// FORMAT.md, `constant`: several constants may name the same bytes (a tied weight stored
+// once), or overlapping ones. Here "emb" and "head" are one float32 [4] at offset 0 and
+// "first2" its first two elements; the outputs are s = emb + head, p = emb * head and
+// d = first2 + first2.
+TEST_F(ModelReaderTest, ConstantsMayShareTheirBytes) {
+  Bytes b;
+  b.u32(0).u32(2).str("aten::add.Tensor").str("aten::mul.Tensor").u32(6);
+  b.u32(3);
+  b.str("emb").u32(0).u8(6).u8(1).i64(4).u64(0).u64(16);
+  b.str("head").u32(1).u8(6).u8(1).i64(4).u64(0).u64(16);
+  b.str("first2").u32(2).u8(6).u8(1).i64(2).u64(0).u64(8);
+  b.u32(0);  // no inputs
+  b.u32(3);
+  b.str("s").u32(0).u32(2).u8(1).u32(0).u8(1).u32(1).u8(0).u32(1).u32(3);
+  b.str("p").u32(1).u32(2).u8(1).u32(0).u8(1).u32(1).u8(0).u32(1).u32(4);
+  b.str("d").u32(0).u32(2).u8(1).u32(2).u8(1).u32(2).u8(0).u32(1).u32(5);
+  b.u32(3).str("s").u32(3).str("p").u32(4).str("d").u32(5);
+  std::string data(64, '\0');
+  const float w[4] = {1, 2, 3, 4};
+  std::memcpy(data.data(), w, sizeof w);
+  const std::string bytes = file(b.bytes(), data);
+  const auto model = read_model("tied.sopsm", bytes.data(), bytes.size());
+  ASSERT_EQ(model->constants.size(), 3u);
+  EXPECT_EQ(model->constants[0].data, model->constants[1].data);
+  EXPECT_EQ(model->constants[0].data, model->constants[2].data);
+
+  const Program program(model);
+  // Each constant is a tensor over the file's buffer, not a copy: while node "s" runs,
+  // "emb" and "head" (read again by "p") are the same bytes, those of the model.
+  std::vector<const void*> seen;
+  const std::vector<Tensor> out =
+      program.run({}, [&](std::size_t node, const std::vector<Value>& slots) {
+        if (node != 0) return;
+        for (uint32_t slot : {0u, 1u}) seen.push_back(slots[slot].to_tensor().data_ptr());
+      });
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0], static_cast<const void*>(model->constants[0].data));
+  EXPECT_EQ(seen[1], static_cast<const void*>(model->constants[0].data));
+  ASSERT_EQ(out.size(), 3u);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(out[0].data_ptr<float>()[k], 2 * w[k]);
+    EXPECT_EQ(out[1].data_ptr<float>()[k], w[k] * w[k]);
+  }
+  ASSERT_EQ(out[2].numel(), 2);
+  EXPECT_EQ(out[2].data_ptr<float>()[0], 2.0f);
+  EXPECT_EQ(out[2].data_ptr<float>()[1], 4.0f);
+}
+
 TEST_F(ModelReaderTest, ArgumentsAreCheckedAgainstTheSchemaAtLoadTime) {
   // relu given a float where its schema wants a Tensor.
   Bytes b;

@@ -4,6 +4,7 @@ and shapes (written by models/make_models.py with torch 2.13)."""
 
 import os
 import re
+import struct
 import sys
 
 import pytest
@@ -14,12 +15,14 @@ import npy_io  # noqa: E402
 from lite_cli import assert_clean_failure, assert_matches_eager, input_args, lite  # noqa: E402
 from lite_model import (  # noqa: E402  (lite/python/lite_model.py)
     Arg,
+    Constant,
     Input,
     LiteModel,
     Node,
     Output,
     Tag,
     TensorDesc,
+    parse,
     serialize,
 )
 
@@ -370,3 +373,38 @@ def test_usage_mistakes_print_the_usage():
         assert result.returncode == 2, args
         assert "usage: lite_runtime" in result.stderr
     assert lite("--help").returncode == 0
+
+
+def test_a_tied_weight_is_written_once_and_runs(tmp_path):
+    # An lm head tied to its embedding: two constants with the same bytes, which the writer
+    # stores once (FORMAT.md, `constant`); y = embedding(W, tokens) @ H.t() with H = W.
+    w = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]  # [3, 2]
+    data = struct.pack("<6f", *w)
+    model = LiteModel(
+        operators=["aten::embedding", "aten::permute", "aten::mm"],
+        num_values=6,
+        constants=[
+            Constant("embed.weight", 0, TensorDesc(6, (3, 2)), data),
+            Constant("lm_head.weight", 1, TensorDesc(6, (3, 2)), data),
+        ],
+        inputs=[Input("tokens", 2, TensorDesc(4, (2,)))],
+        nodes=[
+            Node("embedding", 0, [Arg(Tag.VALUE, 0), Arg(Tag.VALUE, 2)], False, [3]),
+            Node("permute", 1, [Arg(Tag.VALUE, 1), Arg(Tag.INTS, (1, 0))], False, [4]),
+            Node("mm", 2, [Arg(Tag.VALUE, 3), Arg(Tag.VALUE, 4)], False, [5]),
+        ],
+        outputs=[Output("logits", 5)],
+    )
+    path = tmp_path / "tied.sopsm"
+    path.write_bytes(serialize(model))
+    written = path.read_bytes()
+    assert struct.unpack_from("<Q", written, 24)[0] == 24  # the data blob: one copy of W
+    assert [c.offset for c in parse(written).constants] == [0, 0]
+    npy_io.write(tmp_path / "tokens.npy", "<i8", (2,), [2, 0])
+    result = lite(
+        "run", str(path), "--input", str(tmp_path / "tokens.npy"), "--output-dir", str(tmp_path)
+    )
+    assert result.returncode == 0, result.stderr
+    # Rows W[2] = [5, 6] and W[0] = [1, 2] times W's rows [1, 2], [3, 4], [5, 6].
+    want = [17.0, 39.0, 61.0, 5.0, 11.0, 17.0]
+    assert npy_io.read(tmp_path / "out0.npy") == ("float32", (2, 3), want)

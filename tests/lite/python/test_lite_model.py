@@ -235,3 +235,54 @@ def test_validation_errors_name_the_node_and_argument():
         LiteModelError, match=r"node 'all' \(test::everything\) argument 9\[1\]: slot 42"
     ):
         serialize(model)
+
+
+def test_equal_constants_share_one_copy_of_their_bytes():
+    # FORMAT.md, `constant`: the writer stores a constant whose dtype, sizes and bytes are
+    # exactly an earlier one's once, at the earlier one's offset; the rest in order.
+    ones = struct.pack("<2f", 1.0, 1.0)
+    minus5 = struct.pack("<q", -5)
+    model = LiteModel(
+        num_values=6,
+        constants=[
+            Constant("a", 0, TensorDesc(F32, (2,)), ones),
+            Constant("b", 1, TensorDesc(I64, (1,)), minus5),
+            Constant("tied_a", 2, TensorDesc(F32, (2,)), bytearray(ones)),  # a's content
+            Constant("a_as_1x2", 3, TensorDesc(F32, (1, 2)), ones),  # other sizes: a copy
+            Constant("tied_b", 4, TensorDesc(I64, (1,)), minus5),
+            Constant("a_as_u8", 5, TensorDesc(U8, (8,)), ones),  # other dtype: a copy
+        ],
+        outputs=[Output("y", 5)],
+    )
+    data = serialize(model)
+    data_offset, data_size = struct.unpack_from("<QQ", data, 16)
+    z = bytes(56)
+    assert data[data_offset:] == ones + z + minus5 + z + ones + z + ones
+    assert data_size == 3 * 64 + 8
+    back = parse(data)
+    assert [c.offset for c in back.constants] == [0, 64, 0, 128, 64, 192]
+    assert back == model
+    assert back.constants[2].data is back.constants[0].data  # one bytes object, as in the file
+    assert serialize(back) == data
+
+
+def test_constants_may_name_the_same_or_overlapping_bytes():
+    # A file whose constant "b" names the first 8 bytes of "a"'s 16: the reader takes it
+    # (FORMAT.md: offsets and sizes are checked against the blob only); written again,
+    # "b" gets its own copy, its bytes being no other constant's.
+    model = LiteModel(
+        num_values=2,
+        constants=[
+            Constant("a", 0, TensorDesc(F32, (4,)), bytes(range(16))),
+            Constant("b", 1, TensorDesc(F32, (2,)), bytes(8)),
+        ],
+        outputs=[Output("b", 1)],
+    )
+    data = serialize(model)
+    b_offset = 102  # header 32, 4 counts, "a" (35 bytes), then "b"'s name, slot and desc
+    assert struct.unpack_from("<QQ", data, b_offset) == (64, 8)
+    shared = data[:b_offset] + struct.pack("<Q", 0) + data[b_offset + 8 :]
+    back = parse(shared)
+    assert back.constants[1].data == bytes(range(8)) and back.constants[1].offset == 0
+    assert back.constants[0].data == bytes(range(16))
+    assert struct.unpack_from("<QQ", serialize(back), b_offset) == (64, 8)
