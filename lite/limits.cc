@@ -33,21 +33,6 @@ std::string_view base_name(std::string_view op) {
   return op.substr(0, op.find('.'));
 }
 
-template <typename F>
-void for_each_tensor(const Value& v, F&& f) {
-  if (v.is_tensor()) {
-    if (v.to_tensor().defined()) f(v.to_tensor());
-  } else if (const auto* list = v.get_if<std::vector<Tensor>>()) {
-    for (const Tensor& t : *list) {
-      if (t.defined()) f(t);
-    }
-  } else if (const auto* optionals = v.get_if<std::vector<std::optional<Tensor>>>()) {
-    for (const std::optional<Tensor>& t : *optionals) {
-      if (t.has_value() && t->defined()) f(*t);
-    }
-  }
-}
-
 // "float32 [4, 32]"
 std::string describe(const Tensor& t) { return TensorDesc::of(t).str(); }
 

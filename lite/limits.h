@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,6 +39,23 @@
 #include "runtime/value.h"
 
 namespace sops::lite {
+
+// Calls f on every defined tensor `v` holds: a Tensor, or the elements of a Tensor[] or
+// Tensor?[] list (the values a node's slots and stack hold).
+template <typename F>
+void for_each_tensor(const Value& v, F&& f) {
+  if (v.is_tensor()) {
+    if (v.to_tensor().defined()) f(v.to_tensor());
+  } else if (const auto* list = v.get_if<std::vector<Tensor>>()) {
+    for (const Tensor& t : *list) {
+      if (t.defined()) f(t);
+    }
+  } else if (const auto* optionals = v.get_if<std::vector<std::optional<Tensor>>>()) {
+    for (const std::optional<Tensor>& t : *optionals) {
+      if (t.has_value() && t->defined()) f(*t);
+    }
+  }
+}
 
 struct Limits {
   static constexpr uint64_t kDefaultMaxTensorBytes = uint64_t{1} << 30;  // 1 GiB

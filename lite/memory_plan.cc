@@ -21,17 +21,6 @@ uint64_t aligned(uint64_t bytes) {
 
 uint64_t saturating_add(uint64_t a, uint64_t b) { return a > kMax - b ? kMax : a + b; }
 
-template <typename F>
-void for_each_tensor(const Value& v, F&& f) {
-  if (v.is_tensor()) {
-    if (v.to_tensor().defined()) f(v.to_tensor());
-  } else if (const auto* list = v.get_if<std::vector<Tensor>>()) {
-    for (const Tensor& t : *list) {
-      if (t.defined()) f(t);
-    }
-  }
-}
-
 // "name", or "name.k" for result k of a node with several (as `shapes` names them).
 std::string value_name(const Node& node, std::size_t k) {
   return node.outs.size() == 1 ? node.name : node.name + "." + std::to_string(k);

@@ -13,40 +13,17 @@
 #include "aten/UnboxingFunctions.h"
 #include "lite/interpreter.h"
 #include "lite/model.h"
+#include "tests/lite/model_bytes.h"
 #include "tests/runtime/test_util.h"
 
 namespace sops::lite {
 namespace {
 
-// Little-endian bytes, as FORMAT.md lays them out.
-class Bytes {
- public:
-  Bytes& u8(uint8_t v) { return raw(&v, 1); }
-  Bytes& u32(uint32_t v) { return raw(&v, 4); }
-  Bytes& u64(uint64_t v) { return raw(&v, 8); }
-  Bytes& i64(int64_t v) { return raw(&v, 8); }
-  Bytes& str(const std::string& s) {
-    return u32(static_cast<uint32_t>(s.size())).raw(s.data(), s.size());
-  }
-  Bytes& raw(const void* p, std::size_t n) {
-    s_.append(static_cast<const char*>(p), n);
-    return *this;
-  }
-  const std::string& bytes() const { return s_; }
+using testing::Bytes;
 
- private:
-  std::string s_;
-};
-
-// A whole file: header, `sections`, padding to 64, then `data`.
+// A whole file: header, `sections`, padding to 64, then `data` (model_bytes.h).
 std::string file(const std::string& sections, const std::string& data = "", uint32_t version = 1) {
-  Bytes b;
-  b.raw("SOPSLITE", 8).u32(version).u32(0);
-  const uint64_t offset = ((32 + sections.size() + 63) / 64) * 64;
-  b.u64(offset).u64(data.size()).raw(sections.data(), sections.size());
-  std::string out = b.bytes();
-  out.resize(offset, '\0');
-  return out + data;
+  return testing::model_file(sections, data, version);
 }
 
 // y = relu(x) for x: float32 [2], with the pieces a test may change.
