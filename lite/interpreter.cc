@@ -121,8 +121,8 @@ MissingOperatorsError::MissingOperatorsError(const std::string& source,
     : Error(missing_message(source, names)), names_(std::move(names)) {}
 
 Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& registry,
-                 const Limits& limits)
-    : model_(std::move(model)), limits_(limits) {
+                 const Limits& limits, Memory memory)
+    : model_(std::move(model)), limits_(limits), memory_(memory), registry_(&registry) {
   const Model& m = *model_;
 
   // Every operator, looked up once; all the missing ones reported together.
@@ -282,6 +282,14 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
     }
     check_from = plan->planned;
   }
+  // The arena: one allocation per run, for every planned intermediate.
+  Arena arena;
+  if (const std::shared_ptr<const RunPlan> plan = run_plan(inputs)) {
+    arena.plan = plan.get();
+    arena.storage = Storage::allocate(plan->arena_bytes, get_allocator(DeviceType::CPU),
+                                      /*resizable=*/false);
+    return execute(std::move(slots), /*meta=*/false, check_from, observer, nullptr, &arena);
+  }
   return execute(std::move(slots), /*meta=*/false, check_from, observer);
 }
 
@@ -363,9 +371,9 @@ bool Program::shape_from_data(std::size_t node, const std::vector<Value>& slots)
                               make_stack(b, slots, /*meta=*/true));
 }
 
-void Program::call_and_store(const BoundNode& b, const Node& node, Stack& stack,
+void Program::call_and_store(BoxedKernelFunction kernel, const Node& node, Stack& stack,
                              std::vector<Value>& slots) const {
-  b.op->kernel()(stack);
+  kernel(stack);
   if (node.unpack) {
     if (stack.size() != 1) {
       raise(
@@ -393,7 +401,7 @@ void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>&
     return;
   }
   Stack stack = make_stack(b, slots, meta);
-  call_and_store(b, node, stack, slots);
+  call_and_store(b.op->kernel(), node, stack, slots);
 }
 
 void Program::run_sym_node(const BoundNode& b, const Node& node, std::vector<Value>& slots) const {
@@ -405,7 +413,8 @@ void Program::run_sym_node(const BoundNode& b, const Node& node, std::vector<Val
 }
 
 std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::size_t check_from,
-                                     const NodeObserver& observer, std::size_t* stopped_at) const {
+                                     const NodeObserver& observer, std::size_t* stopped_at,
+                                     const Arena* arena) const {
   const Model& m = *model_;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     {
@@ -417,7 +426,11 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::s
         if (stop) return;
         std::optional<NodeMeasure> after;  // a node measured only once it has run
         if (i >= check_from) after = check_limits_before(i, slots);
-        run_node(nodes_[i], m.nodes[i], slots, meta);
+        if (arena != nullptr && arena->plan->nodes[i]) {
+          run_planned_node(nodes_[i], *arena->plan->nodes[i], m.nodes[i], arena->storage, slots);
+        } else {
+          run_node(nodes_[i], m.nodes[i], slots, meta);
+        }
         if (after) check_limits_after(i, *after, slots);
       });
       if (stop) {
