@@ -258,6 +258,21 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
 
 std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
                                  const NodeObserver& observer) const {
+  return run_in(inputs, nullptr, 0, observer);
+}
+
+std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs, void* arena,
+                                 std::size_t arena_size, const NodeObserver& observer) const {
+  if (arena == nullptr) {
+    raise(Error(detail::str(model_->source,
+                            ": the arena passed to run() is null; pass memory of arena_bytes() "
+                            "bytes, or call run() without one")));
+  }
+  return run_in(inputs, arena, arena_size, observer);
+}
+
+std::vector<Tensor> Program::run_in(const std::vector<Tensor>& inputs, void* memory,
+                                    std::size_t arena_size, const NodeObserver& observer) const {
   const std::vector<int64_t> symbols = bind_symbols(inputs);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (!inputs[k].device().is_cpu()) {
@@ -282,12 +297,17 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
     }
     check_from = plan->planned;
   }
-  // The arena: one allocation per run, for every planned intermediate.
+  // The arena: the caller's memory, or one allocation per run, for every planned
+  // intermediate.
   Arena arena;
   if (const std::shared_ptr<const RunPlan> plan = run_plan(inputs)) {
     arena.plan = plan.get();
-    arena.storage = Storage::allocate(plan->arena_bytes, get_allocator(DeviceType::CPU),
-                                      /*resizable=*/false);
+    if (memory == nullptr) {
+      arena.storage = Storage::allocate(plan->arena_bytes, get_allocator(DeviceType::CPU),
+                                        /*resizable=*/false);
+    } else {
+      arena.storage = caller_arena(memory, arena_size, plan->arena_bytes);
+    }
     return execute(std::move(slots), /*meta=*/false, check_from, observer, nullptr, &arena);
   }
   return execute(std::move(slots), /*meta=*/false, check_from, observer);

@@ -112,6 +112,16 @@ class Program {
   // the limits is an error naming it, the limit and how to raise it.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs,
                           const NodeObserver& observer = {}) const;
+  // The same with the arena's memory from the caller, so that an application owns it and
+  // a run allocates only what the plan leaves out: `arena` must be 64-byte aligned and
+  // hold arena_bytes(inputs) bytes, and serves one run at a time (concurrent runs need
+  // one each). A run the plan does not cover (arena_bytes(inputs) is 0) leaves it alone.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, void* arena, std::size_t arena_size,
+                          const NodeObserver& observer = {}) const;
+  // The arena a run on `inputs` needs, in bytes (the plan made now if not yet): 0 when
+  // run() does not plan (a dynamic model, Memory::Allocating, nothing to plan).
+  uint64_t arena_bytes(const std::vector<Tensor>& inputs) const;
+
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
   std::vector<Tensor> run_meta(const std::vector<Tensor>& inputs,
                                const NodeObserver& observer = {}) const;
@@ -184,6 +194,10 @@ class Program {
     uint64_t arena_bytes = 0;
     std::vector<std::optional<PlannedNode>> nodes;  // by node; empty: nothing planned
   };
+  // run() with the arena's memory from the caller (arena_size bytes at `memory`), or,
+  // when `memory` is null, allocated for this run.
+  std::vector<Tensor> run_in(const std::vector<Tensor>& inputs, void* memory,
+                             std::size_t arena_size, const NodeObserver& observer) const;
   // One run's arena: its plan and memory (none: every node allocates).
   struct Arena {
     const RunPlan* plan = nullptr;
@@ -209,6 +223,8 @@ class Program {
   // the model is not planned), how it is made, and one node run into the arena.
   std::shared_ptr<const RunPlan> run_plan(const std::vector<Tensor>& inputs) const;
   RunPlan make_run_plan(const std::vector<Tensor>& inputs) const;
+  // The caller's arena as a storage, checked: aligned, and `needed` bytes or more.
+  Storage caller_arena(void* memory, std::size_t size, uint64_t needed) const;
   void run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,
                         const Storage& arena, std::vector<Value>& slots) const;
   // A `sym::` node: its operands from `slots`, its result stored there.

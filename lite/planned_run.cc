@@ -2,6 +2,7 @@
 // into, for each node it covers, the out= variant to call and where in the arena its
 // results go; and one such node run.
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <string_view>
 #include <unordered_map>
@@ -68,6 +69,28 @@ Storage arena_view(const Storage& arena, uint64_t offset, uint64_t bytes) {
 }
 
 }  // namespace
+
+Storage Program::caller_arena(void* memory, std::size_t size, uint64_t needed) const {
+  if (reinterpret_cast<std::uintptr_t>(memory) % kArenaAlignment != 0) {
+    raise(Error(detail::str(model_->source, ": the arena passed to run() is not ", kArenaAlignment,
+                            "-byte aligned; allocate it aligned (e.g. with "
+                            "std::aligned_alloc(",
+                            kArenaAlignment, ", arena_bytes()))")));
+  }
+  if (size < needed) {
+    raise(Error(detail::str(model_->source, ": the arena passed to run() holds ", size,
+                            " bytes, but the plan needs ", needed,
+                            "; pass one of arena_bytes(inputs) bytes")));
+  }
+  // Not owned: the caller keeps it for the run (DataPtr without a deleter).
+  return Storage::wrap(DataPtr(memory, nullptr, nullptr, Device(kCPU)), size);
+}
+
+uint64_t Program::arena_bytes(const std::vector<Tensor>& inputs) const {
+  check_inputs(inputs);
+  const std::shared_ptr<const RunPlan> plan = run_plan(inputs);
+  return plan == nullptr ? 0 : plan->arena_bytes;
+}
 
 std::shared_ptr<const Program::RunPlan> Program::run_plan(const std::vector<Tensor>& inputs) const {
 #if SOPS_EXCEPTIONS

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -130,6 +131,65 @@ TEST_F(PlannedRunTest, OutVariantsIntoTheArenaForIntermediatesOnly) {
   }
 }
 
+TEST_F(PlannedRunTest, ConcurrentRunsEachHaveTheirOwnArena) {
+  // x [64]; a = exp(x); b = sigmoid(a); y = add(b, a): a and b planned. Runs on four
+  // threads at once, on inputs of their own, each equal to a run alone.
+  V2Model m;
+  m.values = 4;
+  m.inputs = {{"x", 0, 6, {64}}};
+  m.node("a", "aten::exp", {arg_slot(0)}, {1});
+  m.node("b", "aten::sigmoid", {arg_slot(1)}, {2});
+  m.node("y", "aten::add.Tensor", {arg_slot(2), arg_slot(1)}, {3});
+  m.outputs = {{"y", 3}};
+  const Program program(load(m));
+  std::vector<Tensor> xs;
+  std::vector<Tensor> alone;
+  for (int t = 0; t < 4; ++t) {
+    Tensor x = empty({64}, TensorOptions(kFloat));
+    for (int k = 0; k < 64; ++k) x.data_ptr<float>()[k] = 0.01f * static_cast<float>(k * (t + 1));
+    xs.push_back(x);
+    alone.push_back(program.run({x})[0]);
+  }
+  std::vector<Tensor> together(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < 50; ++r) together[t] = program.run({xs[t]})[0];
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_TRUE(same_bytes(together[t], alone[t])) << t;
+}
+
+TEST_F(PlannedRunTest, ACallersArenaMustBeAlignedAndLargeEnough) {
+  V2Model m;
+  m.values = 3;
+  m.inputs = {{"x", 0, 6, {16}}};
+  m.node("a", "aten::exp", {arg_slot(0)}, {1});
+  m.node("y", "aten::sigmoid", {arg_slot(1)}, {2});
+  m.outputs = {{"y", 2}};
+  const Program program(load(m));
+  const Tensor x = empty({16}, TensorOptions(kFloat));
+  ASSERT_EQ(program.arena_bytes({x}), 64u);
+  alignas(64) std::byte memory[128];
+  auto message = [&](void* arena, std::size_t size) {
+    try {
+      program.run({x}, arena, size);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(memory + 1, 64).find("is not 64-byte aligned"), std::string::npos);
+  EXPECT_NE(message(memory, 32).find("holds 32 bytes, but the plan needs 64"), std::string::npos);
+  EXPECT_NE(message(nullptr, 64).find("is null"), std::string::npos);
+  EXPECT_EQ(message(memory, 64), "no error");
+  // A program that does not plan leaves the arena alone.
+  const Program allocating(load(m), OperatorRegistry::global(), Limits(), Memory::Allocating);
+  EXPECT_EQ(allocating.arena_bytes({x}), 0u);
+  EXPECT_EQ(allocating.run({x}, memory + 1, 0).size(), 1u);
+}
+
 struct Example {
   const char* env;
   const char* name;
@@ -160,8 +220,8 @@ TEST_F(PlannedRunTest, ExampleModelsGiveTheSameBytesAndAllocateLess) {
       {"CONVGN_MODEL", "convgn"},
   };
   std::cout << "| model | nodes | planned | arena (bytes) | allocations per run: allocating | "
-               "planned | of which at planned nodes (arena excluded) |\n"
-               "|---|---|---|---|---|---|---|\n";
+               "planned | the arena passed in | at planned nodes (arena excluded) |\n"
+               "|---|---|---|---|---|---|---|---|\n";
   for (const Example& e : examples) {
     const char* path = std::getenv(e.env);
     ASSERT_NE(path, nullptr) << e.env << " is not set (the BUILD file sets it)";
@@ -180,6 +240,25 @@ TEST_F(PlannedRunTest, ExampleModelsGiveTheSameBytesAndAllocateLess) {
     const std::vector<Tensor> second =
         counted_run(planned, inputs, counter, planned_by_node, planned_count);
     counted_run(allocating, inputs, counter, allocating_by_node, allocating_count);
+    // The arena from the caller: the run allocates one thing less.
+    const std::size_t arena_size = planned.arena_bytes(inputs);
+    ASSERT_GT(arena_size, 0u) << e.name;
+    void* memory = std::aligned_alloc(64, (arena_size + 63) / 64 * 64);
+    ASSERT_NE(memory, nullptr);
+    std::vector<Tensor> third;
+    int64_t caller_count = 0;
+    {
+      const ScopedAllocator scope(DeviceType::CPU, &counter);
+      const int64_t start = counter.count();
+      third = planned.run(inputs, memory, arena_size);
+      caller_count = counter.count() - start;
+    }
+    ASSERT_EQ(third.size(), expected.size()) << e.name;
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      EXPECT_TRUE(same_bytes(third[k], expected[k])) << e.name << " output " << k;
+    }
+    std::free(memory);
+    EXPECT_EQ(caller_count, planned_count - 1) << e.name;
     ASSERT_EQ(first.size(), expected.size()) << e.name;
     ASSERT_EQ(second.size(), expected.size()) << e.name;
     for (std::size_t k = 0; k < expected.size(); ++k) {
@@ -215,7 +294,7 @@ TEST_F(PlannedRunTest, ExampleModelsGiveTheSameBytesAndAllocateLess) {
     EXPECT_LT(planned_count, allocating_count) << e.name;
     std::cout << "| " << e.name << " | " << nodes.size() << " | " << n_planned << " | "
               << planned.arena_bytes() << " | " << allocating_count << " | " << planned_count
-              << " | " << at_planned << " |\n";
+              << " | " << caller_count << " | " << at_planned << " |\n";
     std::cout << "  " << e.name << " falls back at:" << (fallbacks.empty() ? " none" : fallbacks)
               << "\n  " << e.name
               << " planned nodes that still allocate:" << (allocates.empty() ? " none" : allocates)
