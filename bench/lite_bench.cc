@@ -332,6 +332,21 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
          [&, calls](int64_t) { return sops_bench::ns_per_call(calls, [&] { theirs->run(); }); },
          {}});
   }
+  // Ours without the memory plan (every node allocating its results), before ours: what
+  // running the planned nodes' out= variants into one arena changes.
+  const sops::lite::Program allocating(model, sops::OperatorRegistry::global(),
+                                       sops::lite::Limits(), sops::lite::Memory::Allocating);
+  std::vector<Tensor> allocating_out = allocating.run(inputs);
+  const int64_t allocating_calls =
+      calls_for_ms(50, [&] { allocating_out = allocating.run(inputs); });
+  variants.push_back({"ours, allocating",
+                      [&, allocating_calls](int64_t) {
+                        return sops_bench::ns_per_call(allocating_calls, [&] {
+                          allocating_out = allocating.run(inputs);
+                          sops_bench::escape(&allocating_out);
+                        });
+                      },
+                      {}});
   const int64_t calls = calls_for_ms(50, [&] { ours_out = program.run(inputs); });
   variants.push_back({"ours",
                       [&, calls](int64_t) {
@@ -362,6 +377,9 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
     std::printf("  %-14s %12s %12.2f %8s %12s %12.2g%s\n", name.c_str(), "-", mine, "", "-",
                 ours_err, ok ? "" : "  MISMATCH");
   }
+  const double unplanned = median(variants[variants.size() - 2].samples) / 1e3;
+  std::printf("  %-14s %12s %12.2f %7.2fx  (ours without the memory plan; ratio: it / planned)\n",
+              "", "", unplanned, unplanned / mine);
   if (profile > 0) {
     const std::vector<double> node_us = sops_bench::profile_nodes(program, inputs, 200);
     for (const sops_bench::OperatorTime& t : sops_bench::by_operator(*model, node_us)) {

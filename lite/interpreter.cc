@@ -121,8 +121,8 @@ MissingOperatorsError::MissingOperatorsError(const std::string& source,
     : Error(missing_message(source, names)), names_(std::move(names)) {}
 
 Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& registry,
-                 const Limits& limits)
-    : model_(std::move(model)), limits_(limits) {
+                 const Limits& limits, Memory memory)
+    : model_(std::move(model)), limits_(limits), memory_(memory), registry_(&registry) {
   const Model& m = *model_;
 
   // Every operator, looked up once; all the missing ones reported together.
@@ -258,6 +258,21 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
 
 std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
                                  const NodeObserver& observer) const {
+  return run_in(inputs, nullptr, 0, observer);
+}
+
+std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs, void* arena,
+                                 std::size_t arena_size, const NodeObserver& observer) const {
+  if (arena == nullptr) {
+    raise(Error(detail::str(model_->source,
+                            ": the arena passed to run() is null; pass memory of arena_bytes() "
+                            "bytes, or call run() without one")));
+  }
+  return run_in(inputs, arena, arena_size, observer);
+}
+
+std::vector<Tensor> Program::run_in(const std::vector<Tensor>& inputs, void* memory,
+                                    std::size_t arena_size, const NodeObserver& observer) const {
   const std::vector<int64_t> symbols = bind_symbols(inputs);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (!inputs[k].device().is_cpu()) {
@@ -281,6 +296,19 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
       raise(Error(plan->refusal));
     }
     check_from = plan->planned;
+  }
+  // The arena: the caller's memory, or one allocation per run, for every planned
+  // intermediate.
+  Arena arena;
+  if (const std::shared_ptr<const RunPlan> plan = run_plan(inputs)) {
+    arena.plan = plan.get();
+    if (memory == nullptr) {
+      arena.storage = Storage::allocate(plan->arena_bytes, get_allocator(DeviceType::CPU),
+                                        /*resizable=*/false);
+    } else {
+      arena.storage = caller_arena(memory, arena_size, plan->arena_bytes);
+    }
+    return execute(std::move(slots), /*meta=*/false, check_from, observer, nullptr, &arena);
   }
   return execute(std::move(slots), /*meta=*/false, check_from, observer);
 }
@@ -363,9 +391,9 @@ bool Program::shape_from_data(std::size_t node, const std::vector<Value>& slots)
                               make_stack(b, slots, /*meta=*/true));
 }
 
-void Program::call_and_store(const BoundNode& b, const Node& node, Stack& stack,
+void Program::call_and_store(BoxedKernelFunction kernel, const Node& node, Stack& stack,
                              std::vector<Value>& slots) const {
-  b.op->kernel()(stack);
+  kernel(stack);
   if (node.unpack) {
     if (stack.size() != 1) {
       raise(
@@ -393,7 +421,7 @@ void Program::run_node(const BoundNode& b, const Node& node, std::vector<Value>&
     return;
   }
   Stack stack = make_stack(b, slots, meta);
-  call_and_store(b, node, stack, slots);
+  call_and_store(b.op->kernel(), node, stack, slots);
 }
 
 void Program::run_sym_node(const BoundNode& b, const Node& node, std::vector<Value>& slots) const {
@@ -405,7 +433,8 @@ void Program::run_sym_node(const BoundNode& b, const Node& node, std::vector<Val
 }
 
 std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::size_t check_from,
-                                     const NodeObserver& observer, std::size_t* stopped_at) const {
+                                     const NodeObserver& observer, std::size_t* stopped_at,
+                                     const Arena* arena) const {
   const Model& m = *model_;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     {
@@ -417,7 +446,11 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::s
         if (stop) return;
         std::optional<NodeMeasure> after;  // a node measured only once it has run
         if (i >= check_from) after = check_limits_before(i, slots);
-        run_node(nodes_[i], m.nodes[i], slots, meta);
+        if (arena != nullptr && arena->plan->nodes[i]) {
+          run_planned_node(nodes_[i], *arena->plan->nodes[i], m.nodes[i], arena->storage, slots);
+        } else {
+          run_node(nodes_[i], m.nodes[i], slots, meta);
+        }
         if (after) check_limits_after(i, *after, slots);
       });
       if (stop) {

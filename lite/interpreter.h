@@ -27,6 +27,17 @@
 // tensor where a scalar belongs, or the reverse, is an error naming the node, the
 // operator and the argument.
 //
+// The memory plan (lite/memory_plan.h, lite/planned_run.cc): the first run of a static
+// model plans its intermediates on Meta once, and from then on every run allocates one
+// arena and calls each planned node's out= variant (aten::add.out for aten::add.Tensor:
+// the overload of the same name whose other arguments match and whose extra ones are
+// written outputs) on tensors that view the arena at the planned offsets, with the Meta
+// run's sizes and strides. The rest allocate as before: nodes without an out= variant in
+// the registry, views, the model's outputs, nodes from the first data-dependent one on,
+// and every node of a dynamic model (whose plan would depend on its sizes). Builds
+// without exceptions do not plan (a Meta kernel's error could not be recovered from).
+// Memory::Allocating turns the plan off.
+//
 // Resource limits (lite/limits.h): run() refuses a node that would touch, make or hold
 // more than the program's Limits allow, before it runs. The inputs' shapes follow from
 // the symbols' values (a static model has none), so the first run with given values
@@ -71,11 +82,14 @@ class MissingOperatorsError : public Error {
 // node's outputs set; values after their last use already freed, except the node's own).
 using NodeObserver = std::function<void(std::size_t node, const std::vector<Value>& slots)>;
 
+// Whether run() places intermediates in a planned arena (see above) or allocates each.
+enum class Memory : uint8_t { Planned, Allocating };
+
 class Program {
  public:
   explicit Program(std::shared_ptr<const Model> model,
                    const OperatorRegistry& registry = OperatorRegistry::global(),
-                   const Limits& limits = Limits());
+                   const Limits& limits = Limits(), Memory memory = Memory::Planned);
 
   const Model& model() const { return *model_; }
   const Limits& limits() const { return limits_; }
@@ -98,6 +112,16 @@ class Program {
   // the limits is an error naming it, the limit and how to raise it.
   std::vector<Tensor> run(const std::vector<Tensor>& inputs,
                           const NodeObserver& observer = {}) const;
+  // The same with the arena's memory from the caller, so that an application owns it and
+  // a run allocates only what the plan leaves out: `arena` must be 64-byte aligned and
+  // hold arena_bytes(inputs) bytes, and serves one run at a time (concurrent runs need
+  // one each). A run the plan does not cover (arena_bytes(inputs) is 0) leaves it alone.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, void* arena, std::size_t arena_size,
+                          const NodeObserver& observer = {}) const;
+  // The arena a run on `inputs` needs, in bytes (the plan made now if not yet): 0 when
+  // run() does not plan (a dynamic model, Memory::Allocating, nothing to plan).
+  uint64_t arena_bytes(const std::vector<Tensor>& inputs) const;
+
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
   std::vector<Tensor> run_meta(const std::vector<Tensor>& inputs,
                                const NodeObserver& observer = {}) const;
@@ -107,6 +131,12 @@ class Program {
   // number of nodes if it ran them all. The observer sees the nodes that ran.
   std::size_t run_meta_until_data(const std::vector<Tensor>& inputs,
                                   const NodeObserver& observer) const;
+
+  // What the memory plan does (made by the first run(); empty before it, and for a
+  // model run() does not plan): for each node, whether it runs its out= variant into
+  // the arena; and the arena's size in bytes.
+  std::vector<bool> planned_nodes() const;
+  uint64_t arena_bytes() const;
 
   // Checks `inputs` against the model's inputs (what run() does first).
   void check_inputs(const std::vector<Tensor>& inputs) const { bind_symbols(inputs); }
@@ -145,21 +175,58 @@ class Program {
     std::string refusal;      // non-empty: node `planned` exceeds a limit, and why
   };
 
+  // A tensor a planned node writes: where in the arena, and its Meta metadata.
+  struct PlannedOut {
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+    ScalarType dtype = ScalarType::Float;
+    std::vector<int64_t> sizes;
+    std::vector<int64_t> strides;
+    int64_t storage_offset = 0;
+  };
+  // A node that runs its out= variant, with one PlannedOut per result.
+  struct PlannedNode {
+    const RegisteredOperator* out_op = nullptr;
+    std::vector<PlannedOut> outs;
+  };
+  // The memory plan as run() uses it (lite/planned_run.cc).
+  struct RunPlan {
+    uint64_t arena_bytes = 0;
+    std::vector<std::optional<PlannedNode>> nodes;  // by node; empty: nothing planned
+  };
+  // run() with the arena's memory from the caller (arena_size bytes at `memory`), or,
+  // when `memory` is null, allocated for this run.
+  std::vector<Tensor> run_in(const std::vector<Tensor>& inputs, void* memory,
+                             std::size_t arena_size, const NodeObserver& observer) const;
+  // One run's arena: its plan and memory (none: every node allocates).
+  struct Arena {
+    const RunPlan* plan = nullptr;
+    Storage storage;
+  };
+
   // Nodes from `check_from` on are measured before they run (and some after). With
   // `stopped_at`, a node whose shape depends on data is not run: *stopped_at is set to
   // it and no outputs are returned (else it is set to the number of nodes).
   std::vector<Tensor> execute(std::vector<Value> slots, bool meta, std::size_t check_from,
-                              const NodeObserver& observer,
-                              std::size_t* stopped_at = nullptr) const;
+                              const NodeObserver& observer, std::size_t* stopped_at = nullptr,
+                              const Arena* arena = nullptr) const;
   // The slots of a Meta run on Meta twins of `inputs` (checked first).
   std::vector<Value> meta_slots(const std::vector<Tensor>& inputs) const;
   // The node's stack: its prepared arguments with the tensors of `slots` put in (and its
   // Device arguments made Meta if `meta`).
   Stack make_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta) const;
-  // Calls the node's kernel on `stack` and stores its results in `slots`.
-  void call_and_store(const BoundNode& b, const Node& node, Stack& stack,
+  // Calls `kernel` on `stack` and stores its results in `slots`.
+  void call_and_store(BoxedKernelFunction kernel, const Node& node, Stack& stack,
                       std::vector<Value>& slots) const;
   void run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots, bool meta) const;
+  // lite/planned_run.cc: the plan for run() (made by the first run, kept; null when
+  // the model is not planned), how it is made, and one node run into the arena.
+  std::shared_ptr<const RunPlan> run_plan(const std::vector<Tensor>& inputs) const;
+  RunPlan make_run_plan(const std::vector<Tensor>& inputs) const;
+  // The caller's arena as a storage, checked: aligned, and `needed` bytes or more.
+  Storage caller_arena(void* memory, std::size_t size, uint64_t needed) const;
+  void run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,
+                        const Storage& arena, std::vector<Value>& slots) const;
   // A `sym::` node: its operands from `slots`, its result stored there.
   void run_sym_node(const BoundNode& b, const Node& node, std::vector<Value>& slots) const;
   // bind_symbols for a model with symbols (lite/input_binding.cc).
@@ -186,6 +253,13 @@ class Program {
   std::vector<Tensor> constants_;       // the constants' data, as tensors
   std::vector<Tensor> meta_constants_;  // the same on Meta
   std::vector<bool> is_constant_;       // by slot
+  Memory memory_ = Memory::Planned;
+  const OperatorRegistry* registry_ = nullptr;  // where out= variants are looked up
+
+  // The memory plan (run_plan()), made once by the first run.
+  mutable std::mutex run_plan_mutex_;
+  mutable std::shared_ptr<const RunPlan> run_plan_;
+  mutable bool run_plan_made_ = false;
 
   // The last plan made and the symbol values it is for (a static model's: none). Runs
   // may be concurrent: the mutex guards both.

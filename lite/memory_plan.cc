@@ -105,6 +105,10 @@ MemoryPlan plan_memory(const Program& program, const std::vector<Tensor>& meta_i
         buf.bytes = aligned(s->nbytes());
         buf.first = i;
         buf.last = std::max(i, program.last_use(slot));
+        buf.dtype = t.scalar_type();
+        buf.sizes.assign(t.sizes().begin(), t.sizes().end());
+        buf.strides.assign(t.strides().begin(), t.strides().end());
+        buf.storage_offset = t.storage_offset();
         plan.buffers.push_back(std::move(buf));
       });
     }

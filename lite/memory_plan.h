@@ -39,6 +39,12 @@ struct PlannedBuffer {
   std::size_t first = 0;  // the node that makes it
   std::size_t last = 0;   // the last node that reads it or a view of it (>= first)
   uint64_t offset = 0;    // in the arena, a multiple of kArenaAlignment
+  // The tensor the node makes there, as the Meta run gave it: what a planned run
+  // (lite/planned_run.cc) hands the node's out= variant.
+  ScalarType dtype = ScalarType::Float;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;
+  int64_t storage_offset = 0;
   bool overlaps_in_time(const PlannedBuffer& o) const { return first <= o.last && o.first <= last; }
 };
 

@@ -126,7 +126,7 @@ Program::LimitPlan Program::make_limit_plan(const std::vector<int64_t>& symbols)
     measure.args = &args;
     if (!finishes([&] {
           Stack stack = args;
-          call_and_store(b, node, stack, slots);
+          call_and_store(b.op->kernel(), node, stack, slots);
         })) {
       break;
     }
@@ -176,7 +176,7 @@ std::optional<NodeMeasure> Program::check_limits_before(std::size_t i,
     std::vector<Value> outs(model_->num_values);  // only the node's own are written
     const bool ran = finishes([&] {
       Stack stack = twin;
-      call_and_store(b, node, stack, outs);
+      call_and_store(b.op->kernel(), node, stack, outs);
     });
     if (ran) {
       measure.inputs = node_inputs(b, twin);
