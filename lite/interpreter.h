@@ -27,7 +27,9 @@
 // tensor where a scalar belongs, or the reverse, is an error naming the node, the
 // operator and the argument.
 //
-// The memory plan (lite/memory_plan.h, lite/planned_run.cc): the first run of a static
+// The memory plan (lite/memory_plan.h, lite/planned_run.cc), opt-in with Memory::Planned
+// (3-12% slower than allocating on the example models while the out= variants that
+// codegen's autogen makes run the functional kernel and copy): the first run of a static
 // model plans its intermediates on Meta once, and from then on every run allocates one
 // arena and calls each planned node's out= variant (aten::add.out for aten::add.Tensor:
 // the overload of the same name whose other arguments match and whose extra ones are
@@ -36,7 +38,7 @@
 // the registry, views, the model's outputs, nodes from the first data-dependent one on,
 // and every node of a dynamic model (whose plan would depend on its sizes). Builds
 // without exceptions do not plan (a Meta kernel's error could not be recovered from).
-// Memory::Allocating turns the plan off.
+// Memory::Allocating, the default, allocates every result.
 //
 // Resource limits (lite/limits.h): run() refuses a node that would touch, make or hold
 // more than the program's Limits allow, before it runs. The inputs' shapes follow from
@@ -82,14 +84,15 @@ class MissingOperatorsError : public Error {
 // node's outputs set; values after their last use already freed, except the node's own).
 using NodeObserver = std::function<void(std::size_t node, const std::vector<Value>& slots)>;
 
-// Whether run() places intermediates in a planned arena (see above) or allocates each.
+// Whether run() places intermediates in a planned arena (see above) or allocates each
+// (the default).
 enum class Memory : uint8_t { Planned, Allocating };
 
 class Program {
  public:
   explicit Program(std::shared_ptr<const Model> model,
                    const OperatorRegistry& registry = OperatorRegistry::global(),
-                   const Limits& limits = Limits(), Memory memory = Memory::Planned);
+                   const Limits& limits = Limits(), Memory memory = Memory::Allocating);
 
   const Model& model() const { return *model_; }
   const Limits& limits() const { return limits_; }
@@ -253,7 +256,7 @@ class Program {
   std::vector<Tensor> constants_;       // the constants' data, as tensors
   std::vector<Tensor> meta_constants_;  // the same on Meta
   std::vector<bool> is_constant_;       // by slot
-  Memory memory_ = Memory::Planned;
+  Memory memory_ = Memory::Allocating;
   const OperatorRegistry* registry_ = nullptr;  // where out= variants are looked up
 
   // The memory plan (run_plan()), made once by the first run.

@@ -114,7 +114,7 @@ TEST_F(PlannedRunTest, OutVariantsIntoTheArenaForIntermediatesOnly) {
   m.node("c", "aten::sigmoid", {arg_slot(3)}, {4});
   m.node("y", "aten::add.Tensor", {arg_slot(4), arg_slot(4)}, {5});
   m.outputs = {{"y", 5}};
-  const Program program(load(m));
+  const Program program(load(m), OperatorRegistry::global(), Limits(), Memory::Planned);
   EXPECT_TRUE(program.planned_nodes().empty());  // nothing planned before the first run
   Tensor x = empty({16}, TensorOptions(kFloat));
   for (int k = 0; k < 16; ++k) x.data_ptr<float>()[k] = 0.25f * static_cast<float>(k - 8);
@@ -141,7 +141,7 @@ TEST_F(PlannedRunTest, ConcurrentRunsEachHaveTheirOwnArena) {
   m.node("b", "aten::sigmoid", {arg_slot(1)}, {2});
   m.node("y", "aten::add.Tensor", {arg_slot(2), arg_slot(1)}, {3});
   m.outputs = {{"y", 3}};
-  const Program program(load(m));
+  const Program program(load(m), OperatorRegistry::global(), Limits(), Memory::Planned);
   std::vector<Tensor> xs;
   std::vector<Tensor> alone;
   for (int t = 0; t < 4; ++t) {
@@ -168,7 +168,7 @@ TEST_F(PlannedRunTest, ACallersArenaMustBeAlignedAndLargeEnough) {
   m.node("a", "aten::exp", {arg_slot(0)}, {1});
   m.node("y", "aten::sigmoid", {arg_slot(1)}, {2});
   m.outputs = {{"y", 2}};
-  const Program program(load(m));
+  const Program program(load(m), OperatorRegistry::global(), Limits(), Memory::Planned);
   const Tensor x = empty({16}, TensorOptions(kFloat));
   ASSERT_EQ(program.arena_bytes({x}), 64u);
   alignas(64) std::byte memory[128];
@@ -226,7 +226,7 @@ TEST_F(PlannedRunTest, ExampleModelsGiveTheSameBytesAndAllocateLess) {
     const char* path = std::getenv(e.env);
     ASSERT_NE(path, nullptr) << e.env << " is not set (the BUILD file sets it)";
     const std::shared_ptr<const Model> model = read_model_file(path);
-    const Program planned(model);
+    const Program planned(model, OperatorRegistry::global(), Limits(), Memory::Planned);
     const Program allocating(model, OperatorRegistry::global(), Limits(), Memory::Allocating);
     const std::vector<Tensor> inputs = example_inputs(*model);
 
