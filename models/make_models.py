@@ -529,6 +529,24 @@ def graph_listing(ep, symbols=None) -> tuple:
     return "".join(op + "\n" for op in sorted(ops)), "".join(line + "\n" for line in lines)
 
 
+def write_eager_arrays(folder: str, prefix: str, model: nn.Module, inputs: tuple) -> None:
+    """PREFIXinput<k>.npy for the inputs and PREFIXexpected<k>.npy for eager PyTorch's
+    outputs, model(*inputs) under torch.no_grad()."""
+    with torch.no_grad():
+        outputs = model(*inputs)
+    outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+    for kind, tensors in (("input", inputs), ("expected", outputs)):
+        for k, tensor in enumerate(tensors):
+            np.save(os.path.join(folder, f"{prefix}{kind}{k}.npy"), tensor.numpy())
+
+
+def write_texts(folder: str, files) -> None:
+    """Each (file name, text) of `files` into folder."""
+    for file, text in files:
+        with open(os.path.join(folder, file), "w", encoding="utf-8") as f:
+            f.write(text)
+
+
 def write_model(name: str, model: nn.Module, inputs: tuple) -> None:
     folder = os.path.join(HERE, name)
     os.makedirs(folder, exist_ok=True)
@@ -536,17 +554,10 @@ def write_model(name: str, model: nn.Module, inputs: tuple) -> None:
     torch.export.save(export_without_stack_traces(torch.export.export(model, inputs)), path)
     with open(os.path.join(folder, "model.sopsm"), "wb") as f:
         f.write(export_model.convert(path))
-    with torch.no_grad():
-        outputs = model(*inputs)
-    outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
-    for k, tensor in enumerate(inputs):
-        np.save(os.path.join(folder, f"input{k}.npy"), tensor.numpy())
-    for k, tensor in enumerate(outputs):
-        np.save(os.path.join(folder, f"expected{k}.npy"), tensor.numpy())
-    ops, shapes = graph_listing(decompose(torch.export.load(path)))
-    for file, text in (("ops.txt", ops), ("shapes.txt", shapes)):
-        with open(os.path.join(folder, file), "w", encoding="utf-8") as f:
-            f.write(text)
+    write_eager_arrays(folder, "", model, inputs)
+    write_texts(
+        folder, zip(("ops.txt", "shapes.txt"), graph_listing(decompose(torch.export.load(path))))
+    )
     with torch.no_grad():
         torch.jit.save(torch.jit.trace(model, inputs), os.path.join(folder, "torchscript.pt"))
     strip_debug_info(os.path.join(folder, "torchscript.pt"))
@@ -580,26 +591,15 @@ def write_dynamic_model(name: str) -> None:
     # loaded program's), with the Dims' names the in-memory program remembers.
     decomposed = decompose(torch.export.load(path))
     symbols = Symbols(decomposed, dim_names(ep))
+    user_inputs = {i.name for i in _user_inputs(decomposed)}
     for node in decomposed.graph.nodes:
-        if node.op == "placeholder" and node.name in [i.name for i in _user_inputs(decomposed)]:
+        if node.op == "placeholder" and node.name in user_inputs:
             symbols.input_sizes(node.meta["val"], node.name, node.name)
-    ops, shapes = graph_listing(decomposed, symbols)
-    for file, text in (("ops.txt", ops), ("shapes.txt", shapes)):
-        with open(os.path.join(folder, file), "w", encoding="utf-8") as f:
-            f.write(text)
-    listing = []
+    write_texts(folder, zip(("ops.txt", "shapes.txt"), graph_listing(decomposed, symbols)))
     for n, (b, s) in enumerate(SIZES):
-        sized = sized_inputs(base, b, s)
-        with torch.no_grad():
-            outputs = model(*sized)
-        outputs = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
-        for k, tensor in enumerate(sized):
-            np.save(os.path.join(folder, f"size{n}_input{k}.npy"), tensor.numpy())
-        for k, tensor in enumerate(outputs):
-            np.save(os.path.join(folder, f"size{n}_expected{k}.npy"), tensor.numpy())
-        listing.append(f"size{n} batch={b} seq={s}\n")
-    with open(os.path.join(folder, "sizes.txt"), "w", encoding="utf-8") as f:
-        f.write("".join(listing))
+        write_eager_arrays(folder, f"size{n}_", model, sized_inputs(base, b, s))
+    listing = "".join(f"size{n} batch={b} seq={s}\n" for n, (b, s) in enumerate(SIZES))
+    write_texts(folder, [("sizes.txt", listing)])
 
 
 def _user_inputs(ep) -> list:
