@@ -264,8 +264,11 @@ class Program {
   mutable std::shared_ptr<const RunPlan> run_plan_;
   mutable bool run_plan_made_ = false;
 
-  // The last plan made and the symbol values it is for (a static model's: none). Runs
-  // may be concurrent: the mutex guards both.
+  // A model without symbols: its one plan, made by the first run.
+  mutable std::once_flag static_limit_plan_once_;
+  mutable std::shared_ptr<const LimitPlan> static_limit_plan_;
+  // A dynamic model: the last plan made and the symbol values it is for. Runs may be
+  // concurrent: the mutex guards both.
   mutable std::mutex limit_plan_mutex_;
   mutable std::shared_ptr<const LimitPlan> limit_plan_;
   mutable std::vector<int64_t> limit_plan_symbols_;

@@ -73,10 +73,18 @@ std::vector<NodeInput> Program::node_inputs(const BoundNode& b, const Stack& sta
 
 std::shared_ptr<const Program::LimitPlan> Program::limit_plan(
     const std::vector<int64_t>& symbols) const {
-  // One plan is kept: the last binding's. A server whose sizes change from run to run
-  // measures each new one on Meta (every kernel's shape function once, no data touched);
-  // runs at one size, and every run of a static model, reuse it. Measuring under the lock
-  // makes concurrent first runs of one size measure once, as std::call_once did.
+  // A model without symbols has one plan for every run: made once, then read without a
+  // lock (every run takes this path, so it stays off the mutex).
+  if (symbols.empty()) {
+    std::call_once(static_limit_plan_once_, [&] {
+      static_limit_plan_ = std::make_shared<const LimitPlan>(make_limit_plan(symbols));
+    });
+    return static_limit_plan_;
+  }
+  // A dynamic model keeps one plan: the last binding's. A server whose sizes change from
+  // run to run measures each new one on Meta (every kernel's shape function once, no data
+  // touched); runs at one size reuse it. Measuring under the lock makes concurrent first
+  // runs of one size measure once.
   const std::lock_guard<std::mutex> lock(limit_plan_mutex_);
   if (limit_plan_ == nullptr || limit_plan_symbols_ != symbols) {
     limit_plan_ = std::make_shared<const LimitPlan>(make_limit_plan(symbols));
