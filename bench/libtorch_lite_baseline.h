@@ -14,15 +14,9 @@
 #include <string>
 #include <vector>
 
-namespace sops_bench {
+#include "bench/host_array.h"
 
-// An array in host memory as both sides see it: a NumPy dtype name ("float32",
-// "int64", ...), its sizes and its C-order bytes.
-struct HostArray {
-  std::string dtype;
-  std::vector<int64_t> sizes;
-  std::vector<unsigned char> bytes;
-};
+namespace sops_bench {
 
 // A loaded TorchScript module with its inputs, ready to run.
 class TorchScriptModel {

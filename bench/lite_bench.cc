@@ -11,6 +11,9 @@
 // 3. Inference: Program::run against the TorchScript module's forward, run like eager
 //    PyTorch (bench/libtorch_lite_baseline.h), both at --threads, outputs compared first.
 // 4. Dynamic exports (models/NAME_dynamic) against the static ones, on the same inputs.
+// 5. Side by side with ExecuTorch (portable, XNNPACK) and ONNX Runtime where built in, on
+//    the example models and MobileNetV2/ResNet18 (bench/lite_peers.h; --peer-models=DIR
+//    from bench/peers/export_peer_models.py; --peers-only=1 runs this section alone).
 // Not a test: timings are never asserted.
 #include <algorithm>
 #include <chrono>
@@ -31,6 +34,7 @@
 #include "bench/libtorch_baseline.h"
 #include "bench/libtorch_lite_baseline.h"
 #include "bench/lite_node_profile.h"
+#include "bench/lite_peers.h"
 #include "bench/process_timing.h"
 #include "bench/timing.h"
 #include "lite/interpreter.h"
@@ -46,6 +50,8 @@ using sops_bench::median;
 
 constexpr const char* kModels[] = {"mlp",   "cnn",      "transformer", "bert",
                                    "llama", "vit_swin", "convgn"};
+// Section 5 also runs these, from --peer-models (bench/peers/export_peer_models.py).
+constexpr const char* kPeerOnlyModels[] = {"mobilenet_v2", "resnet18"};
 constexpr double kStartGoalMs = 5.0;
 
 std::string model_file(const std::string& name, const char* file) {
@@ -464,16 +470,37 @@ int main(int argc, char** argv) {
   const int64_t threads = sops_bench::flag(argc, argv, "--threads", 1);
   const int64_t starts = sops_bench::flag(argc, argv, "--starts", 21);
   const int profile = static_cast<int>(sops_bench::flag(argc, argv, "--profile", 0));
+  const bool peers_only = sops_bench::flag(argc, argv, "--peers-only", 0) != 0;
+  const std::vector<std::string> only = sops_bench::list_flag(argc, argv, "--only");
   std::vector<std::string> models;
   for (const char* m : kModels) {
-    if (wanted(sops_bench::list_flag(argc, argv, "--only"), m)) models.push_back(m);
+    if (wanted(only, m)) models.push_back(m);
   }
-  if (argc < 2 || argv[1][0] == '-' || rounds < 1 || threads < 1 || starts < 0) {
+  sops_bench::PeerBenchOptions peers;
+  peers.models = models;
+  for (const char* m : kPeerOnlyModels) {
+    if (wanted(only, m)) peers.models.push_back(m);
+  }
+  const auto text_flag = [&](const char* name) {
+    const std::vector<std::string> v = sops_bench::list_flag(argc, argv, name);
+    return v.empty() ? std::string() : v.back();
+  };
+  peers.peer_models = text_flag("--peer-models");
+  peers.threads = static_cast<int>(threads);
+  peers.rounds = rounds;
+  peers.children = sops_bench::flag(argc, argv, "--children", 3);
+  peers.child_ours = text_flag("--child-ours");
+  peers.child_executorch = text_flag("--child-executorch");
+  peers.child_onnxruntime = text_flag("--child-onnxruntime");
+  if (argc < 2 || argv[1][0] == '-' || rounds < 1 || threads < 1 || starts < 0 ||
+      peers.children < 1 || peers.child_ours.empty()) {
     std::fprintf(stderr,
-                 "usage: lite_bench LITE_RUNTIME [--threads=N] [--rounds=N] [--starts=N] "
-                 "[--only=mlp,cnn,transformer,bert,llama,vit_swin,convgn] [--profile=1] "
-                 "[--no-baseline=1]\n"
-                 "(tools/bazel run passes LITE_RUNTIME)\n");
+                 "usage: lite_bench LITE_RUNTIME --child-ours=BIN --child-executorch=BIN "
+                 "--child-onnxruntime=BIN [--threads=N] [--rounds=N] [--starts=N] "
+                 "[--only=mlp,cnn,transformer,bert,llama,vit_swin,convgn,mobilenet_v2,resnet18] "
+                 "[--profile=1] [--no-baseline=1] [--peer-models=DIR] [--children=N] "
+                 "[--peers-only=1]\n"
+                 "(tools/bazel run passes LITE_RUNTIME and the --child-* binaries)\n");
     return 2;
   }
   const std::string lite_runtime = argv[1];
@@ -485,6 +512,7 @@ int main(int argc, char** argv) {
     sops::set_num_threads(static_cast<int>(threads));
     sops_bench::libtorch_set_num_threads(static_cast<int>(threads));
 
+    if (peers_only) return sops_bench::bench_peers(peers) == 0 ? 0 : 1;
     if (starts > 0) bench_process_start(lite_runtime, starts, static_cast<int>(threads), baseline);
     bench_load(models, baseline);
 
@@ -516,6 +544,7 @@ int main(int argc, char** argv) {
       }
       if (!bench_dynamic(name, rounds, static_cast<int>(threads))) ++wrong;
     }
+    wrong += sops_bench::bench_peers(peers);
     if (baseline) {
       std::printf(
           "\nlibtorch %s, same process: TorchScript (torch.jit.trace) through "
