@@ -3,7 +3,8 @@
 // FileDataLoader reads the .pte; Program::load verifies it; load_method("forward") gets
 // the planned buffers its memory plan asks for (MethodMeta), a malloc-backed method
 // allocator and a temp allocator; the inputs are TensorImpls over our copies of the
-// arrays, bound once with set_input (a static program copies nothing then).
+// arrays, given to set_input before each execute (it copies them into the planned
+// buffers).
 //
 // Kernels: the wheel ships one kernel library, libexecutorch_kernels_optimized.so:
 // ExecuTorch's optimized kernels where it has one, its portable kernels for every other
@@ -118,13 +119,18 @@ class EtModel : public LoadedModel {
       impls_.emplace_back(scalar_type(a.dtype), static_cast<ssize_t>(a.sizes.size()),
                           sizes_.back().data(), a.bytes.data());
     }
+  }
+
+  // The inputs are set before every execute, as ExecuTorch's Module::forward does: the
+  // memory plan may place later values over a planned input once it was last read, so
+  // a second execute without them would read those values instead.
+  void run() override {
     for (std::size_t i = 0; i < impls_.size(); ++i) {
       check(method_->set_input(et::EValue(executorch::aten::Tensor(&impls_[i])), i),
             "set_input(" + std::to_string(i) + ")");
     }
+    check(method_->execute(), "execute");
   }
-
-  void run() override { check(method_->execute(), "execute"); }
 
   std::vector<HostArray> outputs() const override {
     std::vector<HostArray> out;
