@@ -155,10 +155,21 @@ void measure_children(const std::string& child, const std::string& model_file,
   r->peak_mib = median_of(peak);
 }
 
+// A figure as the tables print it: one decimal below 100, else whole, with thousands
+// separators ("1,943,936").
 std::string us_text(double us) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, us < 100 ? "%.1f" : "%.0f", us);
-  return buf;
+  if (us < 100) {
+    std::snprintf(buf, sizeof buf, "%.1f", us);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.0f", us);
+  std::string digits = buf, out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 // One model: returns its results by column, or an empty vector when it cannot run.
@@ -320,21 +331,33 @@ int bench_peers(const PeerBenchOptions& o) {
     if (!ok) ++wrong;
   }
 
-  // The same as Markdown, for docs/benchmarks.md and the README.
-  std::printf("\n  | model |");
-  for (const Column& c : columns) std::printf(" %s |", c.name);
-  std::printf("\n  |---|");
-  for (std::size_t c = 0; c < columns.size(); ++c) std::printf("---|");
-  std::printf("\n");
+  // The same as Markdown, for docs/benchmarks.md and the README: inference, then load and
+  // memory.
+  const auto header = [&](const char* title) {
+    std::printf("\n  | %s |", title);
+    for (const Column& c : columns) std::printf(" %s |", c.name);
+    std::printf("\n  |---|");
+    for (std::size_t c = 0; c < columns.size(); ++c) std::printf("---|");
+    std::printf("\n");
+  };
+  header("inference, us: median (min-max)");
   for (const auto& [name, results] : table) {
     std::printf("  | %s |", name.c_str());
     for (const Result& r : results) {
-      if (!r.ran) {
+      std::printf(r.ran ? " %s (%s-%s) |" : " - |", us_text(r.median_us).c_str(),
+                  us_text(r.min_us).c_str(), us_text(r.max_us).c_str());
+    }
+    std::printf("\n");
+  }
+  header("load ms / first run ms / peak RSS MiB");
+  for (const auto& [name, results] : table) {
+    std::printf("  | %s |", name.c_str());
+    for (const Result& r : results) {
+      if (!r.ran || r.load_ms < 0) {
         std::printf(" - |");
         continue;
       }
-      std::printf(" %s (%s-%s); load %.1f ms; %.0f MiB |", us_text(r.median_us).c_str(),
-                  us_text(r.min_us).c_str(), us_text(r.max_us).c_str(), r.load_ms, r.peak_mib);
+      std::printf(" %.1f / %s / %.0f |", r.load_ms, us_text(r.first_run_ms).c_str(), r.peak_mib);
     }
     std::printf("\n");
   }

@@ -10,7 +10,8 @@ built with, so the script runs once per virtual environment and makes, by defaul
 that environment can (--formats names them; a named one it cannot make is an error):
 
   sopsm  (torch 2.13 + torchvision): MobileNetV2 and ResNet18 from torchvision at
-         224x224, random weights (torch.manual_seed(0); no network), eval mode, exported
+         224x224, random weights (torch.manual_seed(0); no network) with batch-norm
+         statistics averaged over 4 random batches, eval mode, exported
          with torch.export: OUT_DIR/NAME/{model.pt2, model.sopsm (our converter,
          lite/python/export_model.py), input0.npy, expected0.npy (eager PyTorch)}.
          Run this first: the other formats read its model.pt2.
@@ -170,7 +171,19 @@ def write_sopsm(name: str, folder: str) -> None:
     from portable_archives import export_without_stack_traces
 
     torch.manual_seed(0)
-    model = getattr(torchvision.models, name)(weights=None).eval()
+    model = getattr(torchvision.models, name)(weights=None)
+    # Batch-norm statistics from data (the average over 4 random batches), as a trained
+    # model has: with the initial ones (mean 0, variance 1) MobileNetV2's outputs shrink
+    # to about 1e-9, and comparing the runtimes' outputs would show nothing.
+    for module in model.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.reset_running_stats()
+            module.momentum = None  # a cumulative average
+    model.train()
+    with torch.no_grad():
+        for _ in range(4):
+            model(torch.randn(4, 3, 224, 224))
+    model.eval()
     inputs = (torch.randn(1, 3, 224, 224),)
     path = os.path.join(folder, "model.pt2")
     torch.export.save(export_without_stack_traces(torch.export.export(model, inputs)), path)
