@@ -2,7 +2,8 @@
 // models (models/), ours against libtorch's TorchScript in the same run.
 //
 //   tools/bazel run -c opt //bench:lite_bench [-- --threads=1 --rounds=9 --starts=21
-//                                               --only=mlp,cnn --profile=1 --no-baseline=1]
+//                                               --only=mlp,cnn --profile=1 --no-baseline=1
+//                                               --peer-models=DIR --peers-only=1 --children=3]
 //
 // 1. Process start: `lite_runtime run models/mlp/model.sopsm ...` spawned and waited for,
 //    `--starts` times; and libtorch's equivalent, this binary re-executed with
