@@ -1,0 +1,45 @@
+// Program's optimized steps (lite/optimize.h): a fused node run with its folded
+// arguments and its activations applied in place, and a node fused into an earlier one
+// taking that node's result.
+#include <utility>
+
+#include "lite/interpreter.h"
+#include "lite/optimize.h"
+
+namespace sops::lite {
+
+bool Program::run_optimized(std::size_t i, std::vector<Value>& slots) const {
+  const OptimizedStep& step = optimization_->steps[i];
+  const Node& node = model_->nodes[i];
+  switch (step.kind) {
+    case OptimizedStep::Kind::Same:
+      return false;
+    case OptimizedStep::Kind::Forward:
+      slots[node.outs[0]] = slots[step.from];
+      return true;
+    case OptimizedStep::Kind::Fused:
+      break;
+  }
+  const BoundNode& b = nodes_[i];
+  Stack stack = make_stack(b, slots, /*meta=*/false);
+  for (const auto& [arg, tensor] : step.replace) stack[arg] = tensor;
+  call_and_store(b.op->kernel(), node, stack, slots);
+  for (const OptimizedStep::Step& e : step.epilogues) {
+    const Tensor& t = slots[node.outs[0]].to_tensor();
+    if (t.is_contiguous() &&
+        (t.scalar_type() == ScalarType::Float || t.scalar_type() == ScalarType::Double)) {
+      apply_epilogue(e.epilogue, t);
+      continue;
+    }
+    // Not in place: the activation's own kernel, on the result so far (its other
+    // arguments are constants, prepared in its stack).
+    const BoundNode& act = nodes_[e.node];
+    Stack s = act.args;
+    s[0] = t;
+    act.op->kernel()(s);
+    slots[node.outs[0]] = std::move(s[0]);
+  }
+  return true;
+}
+
+}  // namespace sops::lite

@@ -1,0 +1,70 @@
+// Load-time graph optimization, as ONNX Runtime and XNNPACK do it, made once when a
+// Program is built (lite/interpreter.h, Optimize::On, the default):
+//
+//   - Batch norm folded into the convolution before it: an eval-mode
+//     aten::_native_batch_norm_legit_no_training whose input is a convolution's result
+//     that nothing else reads becomes part of that convolution's weight and bias
+//     (w' = w * gamma / sqrt(var + eps) per output channel, b' = (b - mean) * that +
+//     beta, computed in float64 from the model's constants).
+//   - Element-wise activations fused: relu, hardtanh, clamp, hardswish, silu, sigmoid and
+//     gelu that read a convolution's, addmm's or mm's result (directly, through its folded
+//     batch norm, or through one view/reshape of it) that nothing else reads are applied
+//     in place to that result (lite/epilogue.h), with no tensor of their own.
+//
+// The graph itself is left as it is: every node keeps its index and operator, so
+// `lite_runtime shapes`, `trace` and the selective build see the model's own operators,
+// and a NodeObserver sees every node. A node fused into another one runs as a forward:
+// its result slot takes the fused tensor. Only run() on CPU data without a memory-plan
+// arena takes the optimized steps; run_meta() (shapes, limits, the memory plan) runs the
+// nodes as the file has them. Where a fused activation cannot be applied in place (a
+// result neither float32/float64 nor contiguous) the activation's own kernel runs on it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lite/epilogue.h"
+#include "lite/model.h"
+#include "runtime/tensor.h"
+
+namespace sops::lite {
+
+// What node `i` does in an optimized run.
+struct OptimizedStep {
+  enum class Kind : uint8_t {
+    Same,     // runs as the file has it
+    Fused,    // runs its kernel with `replace`d arguments, then `epilogues` on its result
+    Forward,  // does not run: its first result is slot `from`'s value (fused before)
+  };
+  // One activation applied to a Fused node's result, and the node it stands for (whose
+  // own kernel runs instead where it cannot be applied in place).
+  struct Step {
+    Epilogue epilogue;
+    std::size_t node = 0;
+  };
+  Kind kind = Kind::Same;
+  std::vector<std::pair<uint32_t, Tensor>> replace;  // (argument position, tensor)
+  std::vector<Step> epilogues;
+  uint32_t from = 0;
+};
+
+struct GraphOptimization {
+  std::vector<OptimizedStep> steps;  // by node
+  std::size_t folded_batch_norms = 0;
+  std::size_t fused_activations = 0;
+
+  bool empty() const { return folded_batch_norms == 0 && fused_activations == 0; }
+  // "2 batch norms folded, 3 activations fused".
+  std::string summary() const;
+};
+
+// The optimization of `model` whose constants, by slot, are `constants` (undefined for a
+// slot that is not a constant). Changes nothing it cannot prove equal: a batch norm whose
+// statistics are not constants, a convolution whose result something else reads or that
+// is a model output, a transposed convolution, an activation with an argument from a slot.
+GraphOptimization optimize_graph(const Model& model, const std::vector<Tensor>& constants);
+
+}  // namespace sops::lite
