@@ -32,11 +32,19 @@ bool Program::run_optimized(std::size_t i, std::vector<Value>& slots) const {
       continue;
     }
     // Not in place: the activation's own kernel, on the result so far (its other
-    // arguments are constants, prepared in its stack).
+    // arguments are constants, prepared in its stack); for x * sigmoid(x), then the mul.
     const BoundNode& act = nodes_[e.node];
     Stack s = act.args;
     s[0] = t;
     act.op->kernel()(s);
+    if (e.mul != OptimizedStep::Step::kNone) {
+      const BoundNode& mul = nodes_[e.mul];
+      Stack p = mul.args;
+      p[1 - e.mul_x] = std::move(s[0]);
+      p[e.mul_x] = t;
+      mul.op->kernel()(p);
+      s[0] = std::move(p[0]);
+    }
     slots[node.outs[0]] = std::move(s[0]);
   }
   return true;

@@ -10,9 +10,10 @@ namespace sops::lite {
 
 namespace {
 
-// Where each slot is read: how many times, and by which node (the last one counted).
+// Where each slot is read: how many times, by which node first and by which last.
 struct Readers {
   std::vector<uint32_t> count;
+  std::vector<std::size_t> first;
   std::vector<std::size_t> node;
   std::vector<bool> is_output;
 };
@@ -20,11 +21,12 @@ struct Readers {
 Readers find_readers(const Model& m) {
   Readers r;
   r.count.assign(m.num_values, 0);
+  r.first.assign(m.num_values, 0);
   r.node.assign(m.num_values, 0);
   r.is_output.assign(m.num_values, false);
   auto read = [&](uint32_t s, std::size_t i) {
     if (s == kNoSlot || s >= m.num_values) return;
-    ++r.count[s];
+    if (r.count[s]++ == 0) r.first[s] = i;
     r.node[s] = i;
   };
   for (std::size_t i = 0; i < m.nodes.size(); ++i) {
@@ -135,6 +137,41 @@ bool activation_of(const Model& m, std::size_t i, Epilogue* e) {
   return false;
 }
 
+// x * sigmoid(x) on slot `x`: exactly two nodes read it, an aten::sigmoid and an
+// aten::mul.Tensor of x and the sigmoid's result (in either order), which nothing else
+// reads. Fills the step (its epilogue Silu) and the mul's result slot.
+bool silu_of(const Model& m, const Readers& r, uint32_t x, OptimizedStep::Step* step,
+             uint32_t* result) {
+  if (x >= r.count.size() || r.count[x] != 2 || r.is_output[x]) return false;
+  const std::size_t sig = r.first[x], mul = r.node[x];
+  const Node& s = m.nodes[sig];
+  const Node& p = m.nodes[mul];
+  if (op_name(m, sig) != "aten::sigmoid" || s.args.size() != 1 || !reads_first(s, x) ||
+      s.outs.size() != 1 || s.unpack || op_name(m, mul) != "aten::mul.Tensor" ||
+      p.args.size() != 2 || p.outs.size() != 1 || p.unpack) {
+    return false;
+  }
+  std::size_t reader = 0;
+  if (!sole_reader(r, s.outs[0], &reader) || reader != mul) return false;
+  const auto is = [&](const Arg& a, uint32_t slot) {
+    return a.tag == Arg::Tag::Slot && a.slot == slot;
+  };
+  uint32_t mul_x = 0;
+  if (is(p.args[0], x) && is(p.args[1], s.outs[0])) {
+    mul_x = 0;
+  } else if (is(p.args[1], x) && is(p.args[0], s.outs[0])) {
+    mul_x = 1;
+  } else {
+    return false;
+  }
+  step->epilogue = {Activation::Silu, 0, 0};
+  step->node = sig;
+  step->mul = mul;
+  step->mul_x = mul_x;
+  *result = p.outs[0];
+  return true;
+}
+
 // A view of its first argument that keeps its elements (an element-wise function
 // applied before it or after it gives the same values).
 bool is_reshaping_view(std::string_view op) {
@@ -238,28 +275,30 @@ GraphOptimization optimize_graph(const Model& m, const std::vector<Tensor>& cons
       value = m.nodes[next].outs[0];
       ++g.folded_batch_norms;
     }
-    // Activations, each right after the chain's value or after one reshaping view of it
-    // (which then runs as it is, on the activated data).
+    // Activations, each on the chain's value or on one reshaping view of it (which then
+    // runs as it is, on the activated data).
     for (;;) {
-      if (!sole_reader(readers, value, &next)) break;
-      Epilogue e;
-      if (reads_first(m.nodes[next], value) && activation_of(m, next, &e)) {
-        fused.epilogues.push_back({e, next});
-        forwards.emplace_back(next, value);
-        value = m.nodes[next].outs[0];
-        continue;
+      uint32_t x = value;  // what the activation reads
+      if (sole_reader(readers, value, &next) && is_reshaping_view(op_name(m, next)) &&
+          reads_first(m.nodes[next], value) && m.nodes[next].outs.size() == 1 &&
+          !m.nodes[next].unpack) {
+        x = m.nodes[next].outs[0];
       }
-      std::size_t after = 0;
-      const Node& view = m.nodes[next];
-      if (is_reshaping_view(op_name(m, next)) && reads_first(view, value) &&
-          view.outs.size() == 1 && sole_reader(readers, view.outs[0], &after) &&
-          reads_first(m.nodes[after], view.outs[0]) && activation_of(m, after, &e)) {
-        fused.epilogues.push_back({e, after});
-        forwards.emplace_back(after, view.outs[0]);
-        value = m.nodes[after].outs[0];
-        continue;
+      OptimizedStep::Step step;
+      uint32_t result = 0;
+      if (sole_reader(readers, x, &next) && reads_first(m.nodes[next], x) &&
+          activation_of(m, next, &step.epilogue)) {
+        step.node = next;
+        forwards.emplace_back(next, x);
+        result = m.nodes[next].outs[0];
+      } else if (silu_of(m, readers, x, &step, &result)) {
+        forwards.emplace_back(step.node, x);
+        forwards.emplace_back(step.mul, x);
+      } else {
+        break;
       }
-      break;
+      fused.epilogues.push_back(step);
+      value = result;
     }
     if (forwards.empty()) continue;
     g.fused_activations += fused.epilogues.size();

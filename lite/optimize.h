@@ -6,10 +6,12 @@
 //     that nothing else reads becomes part of that convolution's weight and bias
 //     (w' = w * gamma / sqrt(var + eps) per output channel, b' = (b - mean) * that +
 //     beta, computed in float64 from the model's constants).
-//   - Element-wise activations fused: relu, hardtanh, clamp, hardswish, silu, sigmoid and
-//     gelu that read a convolution's, addmm's or mm's result (directly, through its folded
-//     batch norm, or through one view/reshape of it) that nothing else reads are applied
-//     in place to that result (lite/epilogue.h), with no tensor of their own.
+//   - Element-wise activations fused: relu, hardtanh, clamp, hardswish, sigmoid, gelu, and
+//     silu (also as x * sigmoid(x), the way the exporter's decomposition writes it), that
+//     read a convolution's, addmm's or mm's result (directly, through its folded batch
+//     norm, or through one view/reshape of it) that nothing else reads are applied in
+//     place to that result (lite/epilogue.h), with no tensor of their own. (The exporter
+//     decomposes hardswish into add, clamp, mul and div: that form is not fused.)
 //
 // The graph itself is left as it is: every node keeps its index and operator, so
 // `lite_runtime shapes`, `trace` and the selective build see the model's own operators,
@@ -40,10 +42,15 @@ struct OptimizedStep {
     Forward,  // does not run: its first result is slot `from`'s value (fused before)
   };
   // One activation applied to a Fused node's result, and the node it stands for (whose
-  // own kernel runs instead where it cannot be applied in place).
+  // own kernel runs instead where it cannot be applied in place). SiLU as the exporter
+  // writes it, x * sigmoid(x), stands for two: `node` the sigmoid, `mul` the
+  // aten::mul.Tensor, which reads x as its argument `mul_x` (0 or 1).
   struct Step {
+    static constexpr std::size_t kNone = SIZE_MAX;
     Epilogue epilogue;
     std::size_t node = 0;
+    std::size_t mul = kNone;
+    uint32_t mul_x = 0;
   };
   Kind kind = Kind::Same;
   std::vector<std::pair<uint32_t, Tensor>> replace;  // (argument position, tensor)

@@ -7,6 +7,7 @@
 // shared with the CUDA kernels (ops/util/pool_utils.h).
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "aten/ops/_adaptive_avg_pool2d_native.h"
@@ -15,6 +16,7 @@
 #include "aten/ops/max_pool2d_with_indices_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/pool_utils.h"
+#include "runtime/cpu_capability.h"
 #include "runtime/parallel.h"
 
 namespace sops::aten::native {
@@ -43,17 +45,73 @@ void finish(const Tensor& target, const Tensor& out) {
   if (!target.is_same(out)) cpu_util::copy_cast(out, target);
 }
 
+// One output row of a plane, tap by tap: for each window row and each column offset kw,
+// every output column whose tap lies inside the input takes it if it is larger (or NaN),
+// without a branch, so the compiler vectorizes over the columns. The taps of each output
+// come in the order of the per-output loop below (rows, then columns, ascending), so ties
+// and NaNs pick the same index. `first` holds each column's first in-bounds input column.
+template <typename T>
+SOPS_ALWAYS_INLINE void max_pool_row_body(const Pool2dShape* gp, const T* x, int64_t oh,
+                                          const int64_t* first, T* y, int64_t* ind) {
+  const Pool2dShape& g = *gp;
+  int64_t ih0, ih1;
+  ops_util::max_pool_window(oh, g.dH, g.padH, g.kH, g.dilH, g.in_h, &ih0, &ih1);
+  for (int64_t ow = 0; ow < g.out_w; ++ow) {
+    y[ow] = ops_util::max_pool_initial<T>();
+    ind[ow] = ih0 * g.in_w + first[ow];
+  }
+  const int64_t sw = g.dW;
+  for (int64_t ih = ih0; ih < ih1; ih += g.dilH) {
+    const T* row = x + ih * g.in_w;
+    const int64_t base = ih * g.in_w;
+    for (int64_t kw = 0; kw < g.kW; ++kw) {
+      const int64_t off = kw * g.dilW - g.padW;
+      // Output columns whose tap off + ow * sw lies in [0, in_w). (Ceiling divisions as
+      // (x - 1) / s + 1, which cannot overflow.)
+      const int64_t lo = off >= 0 ? 0 : (-off - 1) / sw + 1;
+      int64_t hi = g.in_w - off <= 0 ? 0 : (g.in_w - off - 1) / sw + 1;
+      hi = std::min(hi, g.out_w);
+      const T* __restrict src = row + off;
+      T* __restrict dst = y;
+      int64_t* __restrict at = ind;
+      for (int64_t ow = lo; ow < hi; ++ow) {
+        const T v = src[ow * sw];
+        const bool take = v > dst[ow] || v != v;
+        dst[ow] = take ? v : dst[ow];
+        at[ow] = take ? base + off + ow * sw : at[ow];
+      }
+    }
+  }
+}
+
+SOPS_CPU_CLONES(max_pool_row, max_pool_row_body)
+
 template <typename T>
 void max_pool_nchw(const Pool2dShape& g, const T* in, T* out, int64_t* idx) {
   const int64_t plane_in = g.in_h * g.in_w;
   const int64_t plane_out = g.out_h * g.out_w;
   const int64_t grain =
       std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_out * g.kH * g.kW, 1));
+  // Each output column's first in-bounds input column (the index a window of -inf keeps).
+  std::vector<int64_t> first(static_cast<std::size_t>(g.out_w));
+  for (int64_t ow = 0; ow < g.out_w; ++ow) {
+    int64_t iw1;
+    ops_util::max_pool_window(ow, g.dW, g.padW, g.kW, g.dilW, g.in_w, &first[ow], &iw1);
+  }
+  // Floating types by rows (integer ones keep the loop per output: their compare-and-
+  // select over int64 indices gains little).
+  const bool rows = std::is_floating_point_v<T>;
   parallel_for(0, g.batch * g.channels, grain, [&](int64_t begin, int64_t end) {
     for (int64_t p = begin; p < end; ++p) {
       const T* x = in + p * plane_in;
       T* y = out + p * plane_out;
       int64_t* ind = idx + p * plane_out;
+      if (rows) {
+        for (int64_t oh = 0; oh < g.out_h; ++oh) {
+          max_pool_row(&g, x, oh, first.data(), y + oh * g.out_w, ind + oh * g.out_w);
+        }
+        continue;
+      }
       for (int64_t oh = 0; oh < g.out_h; ++oh) {
         int64_t ih0, ih1;
         ops_util::max_pool_window(oh, g.dH, g.padH, g.kH, g.dilH, g.in_h, &ih0, &ih1);
