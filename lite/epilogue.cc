@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include "runtime/cpu_capability.h"
@@ -81,6 +82,46 @@ void apply_typed(const Epilogue& e, T* p, int64_t n) {
 }
 
 }  // namespace
+
+bool can_add_in_place(const Tensor& t, const Tensor& other) {
+  if (!t.defined() || !other.defined() || !t.device().is_cpu() || !other.device().is_cpu() ||
+      !t.is_contiguous() || !other.is_contiguous() || t.scalar_type() != other.scalar_type() ||
+      t.sizes() != other.sizes() ||
+      (t.scalar_type() != ScalarType::Float && t.scalar_type() != ScalarType::Double)) {
+    return false;
+  }
+  const auto* a = static_cast<const std::byte*>(t.data_ptr());
+  const auto* b = static_cast<const std::byte*>(other.data_ptr());
+  return a + t.nbytes() <= b || b + other.nbytes() <= a;
+}
+
+namespace {
+
+template <typename T>
+SOPS_ALWAYS_INLINE void add_body(T* __restrict p, const T* __restrict q, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) p[i] += q[i];
+}
+
+SOPS_CPU_CLONES(add_loop, add_body)
+
+template <typename T>
+void add_typed(T* p, const T* q, int64_t n) {
+  parallel_for(0, n, kGrainSize,
+               [&](int64_t begin, int64_t end) { add_loop(p + begin, q + begin, end - begin); });
+}
+
+}  // namespace
+
+void add_in_place(const Tensor& t, const Tensor& other) {
+  SOPS_CHECK(can_add_in_place(t, other),
+             "the fused add needs two contiguous float32 or float64 tensors of one shape; run "
+             "with the optimization off (--no-optimize)");
+  if (t.scalar_type() == ScalarType::Float) {
+    add_typed(t.data_ptr<float>(), other.data_ptr<float>(), t.numel());
+  } else {
+    add_typed(t.data_ptr<double>(), other.data_ptr<double>(), t.numel());
+  }
+}
 
 std::string_view activation_name(Activation a) {
   switch (a) {

@@ -37,4 +37,10 @@ std::string_view activation_name(Activation a);
 // otherwise).
 void apply_epilogue(const Epilogue& e, const Tensor& t);
 
+// Whether add_in_place(t, other) applies: both contiguous CPU tensors of one float32 or
+// float64 dtype and of the same sizes, not overlapping.
+bool can_add_in_place(const Tensor& t, const Tensor& other);
+// t += other, element by element (a residual add fused into the product that made t).
+void add_in_place(const Tensor& t, const Tensor& other);
+
 }  // namespace sops::lite

@@ -26,6 +26,22 @@ bool Program::run_optimized(std::size_t i, std::vector<Value>& slots) const {
   call_and_store(b.op->kernel(), node, stack, slots);
   for (const OptimizedStep::Step& e : step.epilogues) {
     const Tensor& t = slots[node.outs[0]].to_tensor();
+    if (e.add) {
+      const Value& other = slots[e.other];
+      if (other.is_tensor() && can_add_in_place(t, other.to_tensor())) {
+        add_in_place(t, other.to_tensor());
+        continue;
+      }
+      // Broadcasting, another dtype or layout: the add's own kernel (its stack as the
+      // file has it, x and other in their places).
+      const BoundNode& add = nodes_[e.node];
+      const Node& add_node = model_->nodes[e.node];
+      Stack s = add.args;
+      for (uint32_t k = 0; k < 2; ++k) s[k] = add_node.args[k].slot == e.other ? other : Value(t);
+      add.op->kernel()(s);
+      slots[node.outs[0]] = std::move(s[0]);
+      continue;
+    }
     if (t.is_contiguous() &&
         (t.scalar_type() == ScalarType::Float || t.scalar_type() == ScalarType::Double)) {
       apply_epilogue(e.epilogue, t);

@@ -172,10 +172,41 @@ bool silu_of(const Model& m, const Readers& r, uint32_t x, OptimizedStep::Step* 
   return true;
 }
 
+// x + other with aten::add.Tensor, alpha 1, where only this node reads x and `other` is
+// ready before node `head` runs (an input, a constant, or made by an earlier node):
+// fills the step (add, the node, other) and the add's result slot.
+bool add_of(const Model& m, const Readers& r, const std::vector<std::size_t>& made_by,
+            std::size_t head, uint32_t x, OptimizedStep::Step* step, uint32_t* result) {
+  std::size_t a = 0;
+  if (!sole_reader(r, x, &a) || op_name(m, a) != "aten::add.Tensor") return false;
+  const Node& n = m.nodes[a];
+  if (n.args.size() < 2 || n.args.size() > 3 || n.outs.size() != 1 || n.unpack) return false;
+  double alpha = 1;
+  if (n.args.size() == 3 && (!number_arg(n, 2, &alpha) || alpha != 1)) return false;
+  const Arg& a0 = n.args[0];
+  const Arg& a1 = n.args[1];
+  if (a0.tag != Arg::Tag::Slot || a1.tag != Arg::Tag::Slot) return false;
+  const uint32_t other = a0.slot == x ? a1.slot : a0.slot;
+  if ((a0.slot != x && a1.slot != x) || other == x || other >= made_by.size()) return false;
+  if (made_by[other] != SIZE_MAX && made_by[other] >= head) return false;
+  step->add = true;
+  step->node = a;
+  step->other = other;
+  *result = n.outs[0];
+  return true;
+}
+
 // A view of its first argument that keeps its elements (an element-wise function
 // applied before it or after it gives the same values).
 bool is_reshaping_view(std::string_view op) {
   return op == "aten::view" || op == "aten::_unsafe_view" || op == "aten::reshape";
+}
+
+// out[j] = in[j] * scale, rounded once from float64 (a whole model's weights pass here
+// while it loads: ResNet18's 11M).
+template <typename T>
+void scale_run(const T* in, int64_t n, double scale, T* out) {
+  for (int64_t j = 0; j < n; ++j) out[j] = static_cast<T>(static_cast<double>(in[j]) * scale);
 }
 
 // Convolution node `c`'s weight and bias with eval batch norm node `bn` folded in, or
@@ -218,17 +249,13 @@ bool fold_batch_norm(const Node& c, const Node& bn, const std::vector<Tensor>& c
   for (int64_t k = 0; k < oc; ++k) {
     const double scale = at(gamma, k, 1.0) / std::sqrt(at(var, k, 0.0) + eps);
     const double shift = (at(b, k, 0.0) - at(mean, k, 0.0)) * scale + at(beta, k, 0.0);
-    for (int64_t j = 0; j < per_channel; ++j) {
-      const int64_t e = k * per_channel + j;
-      if (w->scalar_type() == ScalarType::Float) {
-        w2.data_ptr<float>()[e] = static_cast<float>(w->data_ptr<float>()[e] * scale);
-      } else {
-        w2.data_ptr<double>()[e] = w->data_ptr<double>()[e] * scale;
-      }
-    }
     if (w->scalar_type() == ScalarType::Float) {
+      scale_run(w->data_ptr<float>() + k * per_channel, per_channel, scale,
+                w2.data_ptr<float>() + k * per_channel);
       b2.data_ptr<float>()[k] = static_cast<float>(shift);
     } else {
+      scale_run(w->data_ptr<double>() + k * per_channel, per_channel, scale,
+                w2.data_ptr<double>() + k * per_channel);
       b2.data_ptr<double>()[k] = shift;
     }
   }
@@ -242,7 +269,8 @@ bool fold_batch_norm(const Node& c, const Node& bn, const std::vector<Tensor>& c
 std::string GraphOptimization::summary() const {
   std::ostringstream os;
   os << folded_batch_norms << " batch norm" << (folded_batch_norms == 1 ? "" : "s") << " folded, "
-     << fused_activations << " activation" << (fused_activations == 1 ? "" : "s") << " fused";
+     << fused_activations << " activation" << (fused_activations == 1 ? "" : "s") << " fused, "
+     << fused_adds << " add" << (fused_adds == 1 ? "" : "s") << " fused";
   return os.str();
 }
 
@@ -251,6 +279,12 @@ GraphOptimization optimize_graph(const Model& m, const std::vector<Tensor>& cons
   g.steps.resize(m.nodes.size());
   if (m.is_dynamic()) return g;  // (its graphs hold scalar slots; not yet looked at)
   const Readers readers = find_readers(m);
+  std::vector<std::size_t> made_by(m.num_values, SIZE_MAX);  // inputs, constants: none
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    for (uint32_t s : m.nodes[i].outs) {
+      if (s < m.num_values) made_by[s] = i;
+    }
+  }
   for (std::size_t i = 0; i < m.nodes.size(); ++i) {
     const Node& head = m.nodes[i];
     const std::string_view op = op_name(m, i);
@@ -294,6 +328,8 @@ GraphOptimization optimize_graph(const Model& m, const std::vector<Tensor>& cons
       } else if (silu_of(m, readers, x, &step, &result)) {
         forwards.emplace_back(step.node, x);
         forwards.emplace_back(step.mul, x);
+      } else if (x == value && add_of(m, readers, made_by, i, x, &step, &result)) {
+        forwards.emplace_back(step.node, x);
       } else {
         break;
       }
@@ -301,7 +337,9 @@ GraphOptimization optimize_graph(const Model& m, const std::vector<Tensor>& cons
       value = result;
     }
     if (forwards.empty()) continue;
-    g.fused_activations += fused.epilogues.size();
+    for (const OptimizedStep::Step& e : fused.epilogues) {
+      ++(e.add ? g.fused_adds : g.fused_activations);
+    }
     for (const auto& [node, from] : forwards) {
       g.steps[node].kind = OptimizedStep::Kind::Forward;
       g.steps[node].from = from;

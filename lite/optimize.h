@@ -12,6 +12,9 @@
 //     norm, or through one view/reshape of it) that nothing else reads are applied in
 //     place to that result (lite/epilogue.h), with no tensor of their own. (The exporter
 //     decomposes hardswish into add, clamp, mul and div: that form is not fused.)
+//   - Residual adds fused the same way: an aten::add.Tensor (alpha 1) of the chain's value
+//     (not through a view) and a tensor computed before the convolution runs (ResNet's
+//     identity branch), added in place; the activation after it fuses too.
 //
 // The graph itself is left as it is: every node keeps its index and operator, so
 // `lite_runtime shapes`, `trace` and the selective build see the model's own operators,
@@ -51,6 +54,11 @@ struct OptimizedStep {
     std::size_t node = 0;
     std::size_t mul = kNone;
     uint32_t mul_x = 0;
+    // A residual add instead of an activation: `node` is the aten::add.Tensor (alpha 1),
+    // which adds slot `other` (made before the fused node runs); the result is added to
+    // in place when `other` has its shape and dtype, else the add's own kernel runs.
+    bool add = false;
+    uint32_t other = 0;
   };
   Kind kind = Kind::Same;
   std::vector<std::pair<uint32_t, Tensor>> replace;  // (argument position, tensor)
@@ -62,9 +70,12 @@ struct GraphOptimization {
   std::vector<OptimizedStep> steps;  // by node
   std::size_t folded_batch_norms = 0;
   std::size_t fused_activations = 0;
+  std::size_t fused_adds = 0;
 
-  bool empty() const { return folded_batch_norms == 0 && fused_activations == 0; }
-  // "2 batch norms folded, 3 activations fused".
+  bool empty() const {
+    return folded_batch_norms == 0 && fused_activations == 0 && fused_adds == 0;
+  }
+  // "2 batch norms folded, 3 activations fused, 1 add fused".
   std::string summary() const;
 };
 

@@ -64,6 +64,34 @@ class ConvOutput(nn.Module):
         return self.bn(y), y
 
 
+class ResidualBlock(nn.Module):
+    """ResNet's basic block: conv -> bn -> relu -> conv -> bn, + the input, -> relu."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(4, 4, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(4)
+        self.conv2 = nn.Conv2d(4, 4, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        y = self.bn2(self.conv2(torch.relu(self.bn1(self.conv1(x)))))
+        return torch.relu(y + x)
+
+
+class BroadcastAdd(nn.Module):
+    """conv -> bn, + a [8, 1, 1] parameter (broadcast: not added in place), -> relu."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.shift = nn.Parameter(torch.zeros(8, 1, 1))
+
+    def forward(self, x):
+        return torch.relu(self.bn(self.conv(x)) + self.shift)
+
+
 class LinearAct(nn.Module):
     """linear on a 3-d input (view -> addmm -> view) -> activation, then linear -> relu."""
 
@@ -108,6 +136,8 @@ def models():
     yield "conv_nobias_bn_relu", ConvBn(nn.ReLU(), bias=False, eps=0.1), conv_in
     yield "conv_bn_noaffine_relu", ConvBn(nn.ReLU(), affine=False), conv_in
     yield "depthwise_bn_relu6", DepthwiseBn(), conv_in
+    yield "residual_block", ResidualBlock(), conv_in
+    yield "broadcast_add", BroadcastAdd(), conv_in
     yield "shared_conv", SharedConv(), conv_in
     yield "conv_output", ConvOutput(), conv_in
     yield "linear_gelu", LinearAct(nn.GELU()), (2, 5, 16)

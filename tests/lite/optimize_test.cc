@@ -77,6 +77,7 @@ std::vector<Tensor> inputs_in(const std::string& folder) {
 struct Expected {
   std::size_t folded;
   std::size_t fused;
+  std::size_t adds = 0;
 };
 
 // Runs the model in `folder` optimized and not; checks both against eager and each other,
@@ -89,6 +90,7 @@ void check_model(const std::string& folder, Expected want) {
   const GraphOptimization* g = on.optimization();
   EXPECT_EQ(g == nullptr ? 0 : g->folded_batch_norms, want.folded) << folder;
   EXPECT_EQ(g == nullptr ? 0 : g->fused_activations, want.fused) << folder;
+  EXPECT_EQ(g == nullptr ? 0 : g->fused_adds, want.adds) << folder;
   const std::vector<Tensor> inputs = inputs_in(folder);
   // Every node is still seen, in order, by an observer of the optimized run.
   std::size_t seen = 0;
@@ -133,6 +135,13 @@ TEST_F(OptimizeTest, BatchNormFoldVariants) {
   check_model(dir + "/depthwise_bn_relu6", {1, 1});     // float64, groups == channels
 }
 
+TEST_F(OptimizeTest, ResidualAdds) {
+  const std::string dir = folder_of("FUSION_MODEL") + "/..";
+  check_model(dir + "/residual_block", {2, 2, 1});  // relu, then the add and its relu
+  // The add broadcasts a [8, 1, 1] parameter: its own kernel runs in the fused node.
+  check_model(dir + "/broadcast_add", {1, 1, 1});
+}
+
 TEST_F(OptimizeTest, LeavesSharedResultsAlone) {
   const std::string dir = folder_of("FUSION_MODEL") + "/..";
   check_model(dir + "/shared_conv", {0, 0});  // the conv's result read twice
@@ -151,7 +160,7 @@ TEST_F(OptimizeTest, ExampleModels) {
   check_model(folder_of("CNN_MODEL"), {1, 2});          // bn + relu, and sigmoid
   check_model(folder_of("TRANSFORMER_MODEL"), {0, 1});  // the feed-forward's gelu
   check_model(folder_of("MLP_MODEL"), {0, 1});          // relu
-  check_model(folder_of("CONVGN_MODEL"), {0, 0});       // group norm, not batch norm
+  check_model(folder_of("CONVGN_MODEL"), {0, 0, 3});    // each block's residual add
   check_model(folder_of("VIT_SWIN_MODEL"), {0, 4});     // each block's MLP gelu
   check_model(folder_of("BERT_MODEL"), {0, 2});         // each layer's gelu
   check_model(folder_of("LLAMA_MODEL"), {0, 2});        // each layer's x * sigmoid(x) gate
