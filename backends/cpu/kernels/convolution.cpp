@@ -219,10 +219,78 @@ SOPS_ALWAYS_INLINE void depthwise_3x3_body(const Conv2d& c, const T* plane, cons
   }
 }
 
+// The nine taps of output columns [ow, ow + W) of output row oh at stride 2: input columns
+// 2 ow + kw, taken as the even lanes of two loaded vectors (kw = 0, 2) and the odd ones
+// (kw = 1). Reads padded row elements up to 2 ow + 2 W + 1.
+template <typename T>
+SOPS_ALWAYS_INLINE typename Vec<T, 32>::type depthwise_3x3_s2_block(
+    const T* padded, int64_t pw, const typename Vec<T, 32>::type* w, T bias, int64_t oh,
+    int64_t ow) {
+  using V = typename Vec<T, 32>::type;
+  constexpr int64_t W = Vec<T, 32>::kLanes;
+  V acc = vec::splat<T, 32>(bias);
+#pragma GCC unroll 3
+  for (int64_t kh = 0; kh < 3; ++kh) {
+    const T* src = padded + (2 * oh + kh) * pw + 2 * ow;
+    const V a = vec::load<T, 32>(src), b = vec::load<T, 32>(src + W);
+    const V a2 = vec::load<T, 32>(src + 2), b2 = vec::load<T, 32>(src + W + 2);
+    V even, odd, even2;
+    if constexpr (W == 8) {
+      even = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+      odd = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+      even2 = __builtin_shufflevector(a2, b2, 0, 2, 4, 6, 8, 10, 12, 14);
+    } else {
+      even = __builtin_shufflevector(a, b, 0, 2, 4, 6);
+      odd = __builtin_shufflevector(a, b, 1, 3, 5, 7);
+      even2 = __builtin_shufflevector(a2, b2, 0, 2, 4, 6);
+    }
+    acc += w[kh * 3] * even + w[kh * 3 + 1] * odd + w[kh * 3 + 2] * even2;
+  }
+  return acc;
+}
+
+// 3x3, stride 2, dilation 1 (MobileNet's downsampling depthwise layers), from a padded
+// copy of the plane as the stride-1 body: whole vectors of outputs while their loads stay
+// inside the padded row, then the last columns one by one. out holds the bias.
+template <typename T>
+SOPS_ALWAYS_INLINE void depthwise_3x3_s2_body(const Conv2d& c, const T* plane, const T* wk,
+                                              T* out) {
+  using V = typename Vec<T, 32>::type;
+  constexpr int64_t W = Vec<T, 32>::kLanes;
+  if (c.out_w < W || c.out_h == 0) return depthwise_plane_body(c, plane, wk, out);
+  const int64_t pw = c.in_w + 2 * c.pW;
+  const int64_t ph = c.in_h + 2 * c.pH;
+  thread_local std::vector<T> scratch;
+  if (static_cast<int64_t>(scratch.size()) < pw * ph)
+    scratch.resize(static_cast<std::size_t>(pw * ph));
+  T* padded = scratch.data();
+  pad_planes(c, plane, 0, 1, padded);
+  const T bias = out[0];
+  V w[9];
+  for (int t = 0; t < 9; ++t) w[t] = vec::splat<T, 32>(wk[t]);
+  for (int64_t oh = 0; oh < c.out_h; ++oh) {
+    T* dst = out + oh * c.out_w;
+    int64_t ow = 0;
+    for (; ow + W <= c.out_w && 2 * ow + 2 * W + 2 <= pw; ow += W) {
+      vec::store<T, 32>(dst + ow, depthwise_3x3_s2_block<T>(padded, pw, w, bias, oh, ow));
+    }
+    for (; ow < c.out_w; ++ow) {
+      T acc = bias;
+      for (int64_t kh = 0; kh < 3; ++kh) {
+        const T* src = padded + (2 * oh + kh) * pw + 2 * ow;
+        acc += wk[kh * 3] * src[0] + wk[kh * 3 + 1] * src[1] + wk[kh * 3 + 2] * src[2];
+      }
+      dst[ow] = acc;
+    }
+  }
+}
+
 template <typename T>
 SOPS_ALWAYS_INLINE void depthwise_plane_any(const Conv2d& c, const T* plane, const T* wk, T* out) {
   if (c.kH == 3 && c.kW == 3 && c.sH == 1 && c.sW == 1 && c.dH == 1 && c.dW == 1) {
     depthwise_3x3_body(c, plane, wk, out);
+  } else if (c.kH == 3 && c.kW == 3 && c.sH == 2 && c.sW == 2 && c.dH == 1 && c.dW == 1) {
+    depthwise_3x3_s2_body(c, plane, wk, out);
   } else {
     depthwise_plane_body(c, plane, wk, out);
   }
