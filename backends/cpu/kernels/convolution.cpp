@@ -315,9 +315,15 @@ void depthwise(const Conv2d& c, const T* x, const T* w, T* y) {
   });
 }
 
-// float32 / float64: y (contiguous [batch, out_c, out_h, out_w]) already holds the bias.
+// Whether conv_floating adds the bias in the GEMM's stores (the im2col and 1x1 paths),
+// so that y needs no filling with it first; the depthwise and transposed paths add into
+// a y that holds it.
+bool bias_in_gemm(const Conv2d& c) { return !c.transposed && c.in_cg() != 1; }
+
+// float32 / float64: y (contiguous [batch, out_c, out_h, out_w]) already holds the bias,
+// except where bias_in_gemm(c): there the GEMM writes y with `bias` (null: none) added.
 template <typename T>
-void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
+void conv_floating(const Conv2d& c, const T* x, const T* w, T* y, const T* bias) {
   if (!c.transposed && c.in_cg() == 1) {
     depthwise(c, x, w, y);
     return;
@@ -367,9 +373,10 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
         // columns [j0, j0 + nj); im2col's matrix is made as the GEMM packs it.
         const int64_t kk = c.in_cg() * K;
         const T* wg = w + g * c.out_cg() * kk;
+        const T* bg = bias != nullptr ? bias + g * c.out_cg() : nullptr;
         if (direct) {
-          sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {wg, kk, 1}, {xg, out_hw, 1}, T(1),
-                             {yg, out_hw, 1});
+          sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {wg, kk, 1}, {xg, out_hw, 1}, T(0),
+                             {yg, out_hw, 1}, bg);
           continue;
         }
         const int64_t j0 = item % blocks * block;
@@ -380,8 +387,8 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
         auto pack = [&](int64_t p0, int64_t kc, int64_t jb, int64_t nc, T* out) {
           im2col_pack(c, xp, p0, kc, j0 + jb, nc, out);
         };
-        sops::cpu::gemm_packing_b<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, pack, T(1),
-                                     {yg + j0, out_hw, 1});
+        sops::cpu::gemm_packing_b<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, pack, T(0),
+                                     {yg + j0, out_hw, 1}, bg);
       } else {
         // cols (out_cg*K x in_hw) = w_g^T (w_g: in_cg x out_cg*K) @ x_g (in_cg x in_hw)
         const int64_t mk = c.out_cg() * K;
@@ -473,9 +480,11 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const std::optiona
   SOPS_DISPATCH_ALL_TYPES(input.scalar_type(), "slow_conv2d_cpu", [&] {
     const scalar_t* bp = b.defined() ? b.data_ptr<scalar_t>() : nullptr;
     if constexpr (std::is_floating_point_v<scalar_t>) {
-      fill_bias(c, bp, y.data_ptr<scalar_t>());
-      if (input.numel() > 0 && weight.numel() > 0) {
-        conv_floating(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), y.data_ptr<scalar_t>());
+      const bool any = input.numel() > 0 && weight.numel() > 0;
+      if (!any || !bias_in_gemm(c)) fill_bias(c, bp, y.data_ptr<scalar_t>());
+      if (any) {
+        conv_floating(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(),
+                      bp);
       }
     } else {
       conv_integral(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), bp, y.data_ptr<scalar_t>());
