@@ -41,6 +41,7 @@
 #include "lite/interpreter.h"
 #include "lite/model.h"
 #include "lite/npy.h"
+#include "lite/optimize.h"
 #include "runtime/parallel.h"
 
 namespace {
@@ -55,7 +56,9 @@ constexpr const char* kModels[] = {"mlp",   "cnn",      "transformer", "bert",
 constexpr const char* kPeerOnlyModels[] = {"mobilenet_v2", "resnet18"};
 constexpr double kStartGoalMs = 5.0;
 
+// models/NAME/FILE; a NAME with a slash is a folder of its own (--extra).
 std::string model_file(const std::string& name, const char* file) {
+  if (name.find('/') != std::string::npos) return name + "/" + file;
   return "models/" + name + "/" + file;
 }
 
@@ -353,6 +356,20 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
                         });
                       },
                       {}});
+  // Ours with the load-time optimization off (lite/optimize.h), then ours (on, the default).
+  const sops::lite::Program unoptimized(model, sops::OperatorRegistry::global(),
+                                        sops::lite::Limits(), sops::lite::Memory::Allocating,
+                                        sops::lite::Optimize::Off);
+  std::vector<Tensor> unoptimized_out = unoptimized.run(inputs);
+  const int64_t plain_calls = calls_for_ms(50, [&] { unoptimized_out = unoptimized.run(inputs); });
+  variants.push_back({"ours, unoptimized",
+                      [&, plain_calls](int64_t) {
+                        return sops_bench::ns_per_call(plain_calls, [&] {
+                          unoptimized_out = unoptimized.run(inputs);
+                          sops_bench::escape(&unoptimized_out);
+                        });
+                      },
+                      {}});
   const int64_t calls = calls_for_ms(50, [&] { ours_out = program.run(inputs); });
   variants.push_back({"ours",
                       [&, calls](int64_t) {
@@ -383,9 +400,20 @@ bool bench_inference(const std::string& name, int64_t rounds, int threads, bool 
     std::printf("  %-14s %12s %12.2f %8s %12s %12.2g%s\n", name.c_str(), "-", mine, "", "-",
                 ours_err, ok ? "" : "  MISMATCH");
   }
-  const double with_plan = median(variants[variants.size() - 2].samples) / 1e3;
+  const double with_plan = median(variants[variants.size() - 3].samples) / 1e3;
   std::printf("  %-14s %12s %12.2f %7.2fx  (ours through the memory plan; ratio: ours / it)\n", "",
               "", with_plan, mine / with_plan);
+  const std::vector<double>& plain = variants[variants.size() - 2].samples;
+  std::printf(
+      "  %-14s %12s %12.2f %7.2fx  (ours unoptimized, lite/optimize.h off; ratio: ours / it; "
+      "ours %.2f-%.2f, it %.2f-%.2f us over the rounds%s%s)\n",
+      "", "", median(plain) / 1e3, mine / (median(plain) / 1e3),
+      *std::min_element(variants.back().samples.begin(), variants.back().samples.end()) / 1e3,
+      *std::max_element(variants.back().samples.begin(), variants.back().samples.end()) / 1e3,
+      *std::min_element(plain.begin(), plain.end()) / 1e3,
+      *std::max_element(plain.begin(), plain.end()) / 1e3,
+      program.optimization() != nullptr ? "; " : "",
+      program.optimization() != nullptr ? program.optimization()->summary().c_str() : "");
   if (profile > 0) {
     const std::vector<double> node_us = sops_bench::profile_nodes(program, inputs, 200);
     for (const sops_bench::OperatorTime& t : sops_bench::by_operator(*model, node_us)) {
@@ -493,6 +521,12 @@ int main(int argc, char** argv) {
   peers.child_ours = text_flag("--child-ours");
   peers.child_executorch = text_flag("--child-executorch");
   peers.child_onnxruntime = text_flag("--child-onnxruntime");
+  // Folders of other models (model.sopsm, input0.npy, ..., expected0.npy; no TorchScript
+  // baseline), timed after the example models.
+  std::vector<std::string> extra;
+  for (const std::string& dir : sops_bench::list_flag(argc, argv, "--extra")) {
+    if (!dir.empty()) extra.push_back(dir.find('/') == std::string::npos ? "./" + dir : dir);
+  }
   if (argc < 2 || argv[1][0] == '-' || rounds < 1 || threads < 1 || starts < 0 ||
       peers.children < 1 || peers.child_ours.empty()) {
     std::fprintf(stderr,
@@ -500,7 +534,7 @@ int main(int argc, char** argv) {
                  "--child-onnxruntime=BIN [--threads=N] [--rounds=N] [--starts=N] "
                  "[--only=mlp,cnn,transformer,bert,llama,vit_swin,convgn,mobilenet_v2,resnet18] "
                  "[--profile=1] [--no-baseline=1] [--peer-models=DIR] [--children=N] "
-                 "[--peers-only=1]\n"
+                 "[--peers-only=1] [--extra=DIR,...]\n"
                  "(tools/bazel run passes LITE_RUNTIME and the --child-* binaries)\n");
     return 2;
   }
@@ -529,6 +563,9 @@ int main(int argc, char** argv) {
     int wrong = 0;
     for (const std::string& name : models) {
       if (!bench_inference(name, rounds, static_cast<int>(threads), baseline, profile)) ++wrong;
+    }
+    for (const std::string& dir : extra) {
+      if (!bench_inference(dir, rounds, static_cast<int>(threads), false, profile)) ++wrong;
     }
     bool dynamic_header = false;
     for (const std::string& name : models) {

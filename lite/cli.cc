@@ -52,6 +52,8 @@ constexpr const char* kUsage =
     "\n"
     "options:\n"
     "  --threads N   threads for the kernels (default: $SOPS_NUM_THREADS, else all cores)\n"
+    "  --no-optimize run every node as the model file has it: no batch norm folded into\n"
+    "                its convolution, no activation fused into the product before it\n"
     "\n"
     "resource limits of run and trace (a model file is untrusted input): a node that\n"
     "would exceed one is refused before it runs. N is a count, or with K, M, G or T\n"
@@ -73,6 +75,7 @@ struct Options {
   std::string output_file;
   int threads = 0;
   Limits limits;
+  Optimize optimize = Optimize::On;
   std::string usage_error;
 };
 
@@ -137,6 +140,8 @@ Options parse(int argc, char** argv) {
                      "got '" +
                      v + "'");
       }
+    } else if (a == "--no-optimize") {
+      o.optimize = Optimize::Off;
     } else if (a == "-h" || a == "--help") {
       o.command = "help";
       return o;
@@ -211,7 +216,8 @@ int run_command(const Options& o) {
     return 0;
   }
 
-  const Program program(model, OperatorRegistry::global(), o.limits);
+  const Program program(model, OperatorRegistry::global(), o.limits, Memory::Allocating,
+                        o.optimize);
   if (o.command == "shapes") {
     // The peak, then the memory plan at the same sizes (a dynamic model's at the upper
     // bounds, where an arena serves every size in range; none without a bound).

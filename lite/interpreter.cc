@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "lite/optimize.h"
 #include "lite/tensor_copy.h"
 #include "runtime/tensor_impl.h"
 
@@ -121,7 +122,7 @@ MissingOperatorsError::MissingOperatorsError(const std::string& source,
     : Error(missing_message(source, names)), names_(std::move(names)) {}
 
 Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& registry,
-                 const Limits& limits, Memory memory)
+                 const Limits& limits, Memory memory, Optimize optimize)
     : model_(std::move(model)), limits_(limits), memory_(memory), registry_(&registry) {
   const Model& m = *model_;
 
@@ -253,6 +254,14 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
     constants_.push_back(constant_tensor(m, c));
     meta_constants_.push_back(empty(c.desc.sizes, TensorOptions(c.desc.dtype).device(kMeta)));
     is_constant_[c.slot] = true;
+  }
+
+  if (optimize == Optimize::On) {
+    std::vector<Tensor> by_slot(m.num_values);
+    for (std::size_t k = 0; k < constants_.size(); ++k)
+      by_slot[m.constants[k].slot] = constants_[k];
+    auto optimization = std::make_shared<GraphOptimization>(optimize_graph(m, by_slot));
+    if (!optimization->empty()) optimization_ = std::move(optimization);
   }
 }
 
@@ -448,7 +457,10 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::s
         if (i >= check_from) after = check_limits_before(i, slots);
         if (arena != nullptr && arena->plan->nodes[i]) {
           run_planned_node(nodes_[i], *arena->plan->nodes[i], m.nodes[i], arena->storage, slots);
-        } else {
+        } else if (meta || arena != nullptr || optimization_ == nullptr ||
+                   !run_optimized(i, slots)) {
+          // (The optimized steps only without an arena: a planned node runs the file's
+          // node, and a group must run one way or the other whole.)
           run_node(nodes_[i], m.nodes[i], slots, meta);
         }
         if (after) check_limits_after(i, *after, slots);

@@ -88,14 +88,24 @@ using NodeObserver = std::function<void(std::size_t node, const std::vector<Valu
 // (the default).
 enum class Memory : uint8_t { Planned, Allocating };
 
+// Whether the Program optimizes the graph once at load (lite/optimize.h: batch norm folded
+// into convolutions, activations fused into the product before them; the default), or
+// runs every node as the model file has it.
+enum class Optimize : uint8_t { On, Off };
+
+struct GraphOptimization;  // lite/optimize.h
+
 class Program {
  public:
   explicit Program(std::shared_ptr<const Model> model,
                    const OperatorRegistry& registry = OperatorRegistry::global(),
-                   const Limits& limits = Limits(), Memory memory = Memory::Allocating);
+                   const Limits& limits = Limits(), Memory memory = Memory::Allocating,
+                   Optimize optimize = Optimize::On);
 
   const Model& model() const { return *model_; }
   const Limits& limits() const { return limits_; }
+  // What the load-time optimization changed (lite/optimize.h); null with Optimize::Off.
+  const GraphOptimization* optimization() const { return optimization_.get(); }
   // Whether node `i` calls a registered operator (op(i)), not a `sym::` scalar
   // operator the interpreter evaluates itself.
   bool calls_operator(std::size_t node) const { return nodes_[node].op != nullptr; }
@@ -230,6 +240,9 @@ class Program {
   Storage caller_arena(void* memory, std::size_t size, uint64_t needed) const;
   void run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,
                         const Storage& arena, std::vector<Value>& slots) const;
+  // lite/fused_run.cc: node `i` as the optimization has it (fused, or forwarding an
+  // earlier node's result); false when it runs as the file has it.
+  bool run_optimized(std::size_t i, std::vector<Value>& slots) const;
   // A `sym::` node: its operands from `slots`, its result stored there.
   void run_sym_node(const BoundNode& b, const Node& node, std::vector<Value>& slots) const;
   // bind_symbols for a model with symbols (lite/input_binding.cc).
@@ -257,7 +270,8 @@ class Program {
   std::vector<Tensor> meta_constants_;  // the same on Meta
   std::vector<bool> is_constant_;       // by slot
   Memory memory_ = Memory::Allocating;
-  const OperatorRegistry* registry_ = nullptr;  // where out= variants are looked up
+  const OperatorRegistry* registry_ = nullptr;             // where out= variants are looked up
+  std::shared_ptr<const GraphOptimization> optimization_;  // null: Optimize::Off
 
   // The memory plan (run_plan()), made once by the first run.
   mutable std::mutex run_plan_mutex_;

@@ -61,6 +61,27 @@ def test_run_matches_eager_pytorch(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_run_without_the_optimization_matches_eager_pytorch(name, tmp_path):
+    """--no-optimize: every node as the file has it (no batch norm folded, no activation
+    fused, lite/optimize.h); the outputs are eager's too."""
+    result = lite(
+        "run",
+        model_file(name),
+        *input_args(inputs_of(name)),
+        "--output-dir",
+        str(tmp_path),
+        "--no-optimize",
+    )
+    assert result.returncode == 0, result.stderr
+    folder = os.path.join(MODELS, name)
+    expected = sorted(f for f in os.listdir(folder) if f.startswith("expected"))
+    for k, exp in enumerate(expected):
+        assert_matches_eager(
+            str(tmp_path / f"out{k}.npy"), os.path.join(folder, exp), f"{name} out{k}"
+        )
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_ops_lists_the_exported_operators(name):
     result = lite("ops", model_file(name))
     assert result.returncode == 0, result.stderr

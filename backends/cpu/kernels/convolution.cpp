@@ -219,10 +219,78 @@ SOPS_ALWAYS_INLINE void depthwise_3x3_body(const Conv2d& c, const T* plane, cons
   }
 }
 
+// The nine taps of output columns [ow, ow + W) of output row oh at stride 2: input columns
+// 2 ow + kw, taken as the even lanes of two loaded vectors (kw = 0, 2) and the odd ones
+// (kw = 1). Reads padded row elements up to 2 ow + 2 W + 1.
+template <typename T>
+SOPS_ALWAYS_INLINE typename Vec<T, 32>::type depthwise_3x3_s2_block(
+    const T* padded, int64_t pw, const typename Vec<T, 32>::type* w, T bias, int64_t oh,
+    int64_t ow) {
+  using V = typename Vec<T, 32>::type;
+  constexpr int64_t W = Vec<T, 32>::kLanes;
+  V acc = vec::splat<T, 32>(bias);
+#pragma GCC unroll 3
+  for (int64_t kh = 0; kh < 3; ++kh) {
+    const T* src = padded + (2 * oh + kh) * pw + 2 * ow;
+    const V a = vec::load<T, 32>(src), b = vec::load<T, 32>(src + W);
+    const V a2 = vec::load<T, 32>(src + 2), b2 = vec::load<T, 32>(src + W + 2);
+    V even, odd, even2;
+    if constexpr (W == 8) {
+      even = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+      odd = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+      even2 = __builtin_shufflevector(a2, b2, 0, 2, 4, 6, 8, 10, 12, 14);
+    } else {
+      even = __builtin_shufflevector(a, b, 0, 2, 4, 6);
+      odd = __builtin_shufflevector(a, b, 1, 3, 5, 7);
+      even2 = __builtin_shufflevector(a2, b2, 0, 2, 4, 6);
+    }
+    acc += w[kh * 3] * even + w[kh * 3 + 1] * odd + w[kh * 3 + 2] * even2;
+  }
+  return acc;
+}
+
+// 3x3, stride 2, dilation 1 (MobileNet's downsampling depthwise layers), from a padded
+// copy of the plane as the stride-1 body: whole vectors of outputs while their loads stay
+// inside the padded row, then the last columns one by one. out holds the bias.
+template <typename T>
+SOPS_ALWAYS_INLINE void depthwise_3x3_s2_body(const Conv2d& c, const T* plane, const T* wk,
+                                              T* out) {
+  using V = typename Vec<T, 32>::type;
+  constexpr int64_t W = Vec<T, 32>::kLanes;
+  if (c.out_w < W || c.out_h == 0) return depthwise_plane_body(c, plane, wk, out);
+  const int64_t pw = c.in_w + 2 * c.pW;
+  const int64_t ph = c.in_h + 2 * c.pH;
+  thread_local std::vector<T> scratch;
+  if (static_cast<int64_t>(scratch.size()) < pw * ph)
+    scratch.resize(static_cast<std::size_t>(pw * ph));
+  T* padded = scratch.data();
+  pad_planes(c, plane, 0, 1, padded);
+  const T bias = out[0];
+  V w[9];
+  for (int t = 0; t < 9; ++t) w[t] = vec::splat<T, 32>(wk[t]);
+  for (int64_t oh = 0; oh < c.out_h; ++oh) {
+    T* dst = out + oh * c.out_w;
+    int64_t ow = 0;
+    for (; ow + W <= c.out_w && 2 * ow + 2 * W + 2 <= pw; ow += W) {
+      vec::store<T, 32>(dst + ow, depthwise_3x3_s2_block<T>(padded, pw, w, bias, oh, ow));
+    }
+    for (; ow < c.out_w; ++ow) {
+      T acc = bias;
+      for (int64_t kh = 0; kh < 3; ++kh) {
+        const T* src = padded + (2 * oh + kh) * pw + 2 * ow;
+        acc += wk[kh * 3] * src[0] + wk[kh * 3 + 1] * src[1] + wk[kh * 3 + 2] * src[2];
+      }
+      dst[ow] = acc;
+    }
+  }
+}
+
 template <typename T>
 SOPS_ALWAYS_INLINE void depthwise_plane_any(const Conv2d& c, const T* plane, const T* wk, T* out) {
   if (c.kH == 3 && c.kW == 3 && c.sH == 1 && c.sW == 1 && c.dH == 1 && c.dW == 1) {
     depthwise_3x3_body(c, plane, wk, out);
+  } else if (c.kH == 3 && c.kW == 3 && c.sH == 2 && c.sW == 2 && c.dH == 1 && c.dW == 1) {
+    depthwise_3x3_s2_body(c, plane, wk, out);
   } else {
     depthwise_plane_body(c, plane, wk, out);
   }
@@ -247,9 +315,15 @@ void depthwise(const Conv2d& c, const T* x, const T* w, T* y) {
   });
 }
 
-// float32 / float64: y (contiguous [batch, out_c, out_h, out_w]) already holds the bias.
+// Whether conv_floating adds the bias in the GEMM's stores (the im2col and 1x1 paths),
+// so that y needs no filling with it first; the depthwise and transposed paths add into
+// a y that holds it.
+bool bias_in_gemm(const Conv2d& c) { return !c.transposed && c.in_cg() != 1; }
+
+// float32 / float64: y (contiguous [batch, out_c, out_h, out_w]) already holds the bias,
+// except where bias_in_gemm(c): there the GEMM writes y with `bias` (null: none) added.
 template <typename T>
-void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
+void conv_floating(const Conv2d& c, const T* x, const T* w, T* y, const T* bias) {
   if (!c.transposed && c.in_cg() == 1) {
     depthwise(c, x, w, y);
     return;
@@ -299,9 +373,10 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
         // columns [j0, j0 + nj); im2col's matrix is made as the GEMM packs it.
         const int64_t kk = c.in_cg() * K;
         const T* wg = w + g * c.out_cg() * kk;
+        const T* bg = bias != nullptr ? bias + g * c.out_cg() : nullptr;
         if (direct) {
-          sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {wg, kk, 1}, {xg, out_hw, 1}, T(1),
-                             {yg, out_hw, 1});
+          sops::cpu::gemm<T>(c.out_cg(), out_hw, kk, T(1), {wg, kk, 1}, {xg, out_hw, 1}, T(0),
+                             {yg, out_hw, 1}, bg);
           continue;
         }
         const int64_t j0 = item % blocks * block;
@@ -312,8 +387,8 @@ void conv_floating(const Conv2d& c, const T* x, const T* w, T* y) {
         auto pack = [&](int64_t p0, int64_t kc, int64_t jb, int64_t nc, T* out) {
           im2col_pack(c, xp, p0, kc, j0 + jb, nc, out);
         };
-        sops::cpu::gemm_packing_b<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, pack, T(1),
-                                     {yg + j0, out_hw, 1});
+        sops::cpu::gemm_packing_b<T>(c.out_cg(), nj, kk, T(1), {wg, kk, 1}, pack, T(0),
+                                     {yg + j0, out_hw, 1}, bg);
       } else {
         // cols (out_cg*K x in_hw) = w_g^T (w_g: in_cg x out_cg*K) @ x_g (in_cg x in_hw)
         const int64_t mk = c.out_cg() * K;
@@ -405,9 +480,11 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const std::optiona
   SOPS_DISPATCH_ALL_TYPES(input.scalar_type(), "slow_conv2d_cpu", [&] {
     const scalar_t* bp = b.defined() ? b.data_ptr<scalar_t>() : nullptr;
     if constexpr (std::is_floating_point_v<scalar_t>) {
-      fill_bias(c, bp, y.data_ptr<scalar_t>());
-      if (input.numel() > 0 && weight.numel() > 0) {
-        conv_floating(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), y.data_ptr<scalar_t>());
+      const bool any = input.numel() > 0 && weight.numel() > 0;
+      if (!any || !bias_in_gemm(c)) fill_bias(c, bp, y.data_ptr<scalar_t>());
+      if (any) {
+        conv_floating(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(),
+                      bp);
       }
     } else {
       conv_integral(c, x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(), bp, y.data_ptr<scalar_t>());

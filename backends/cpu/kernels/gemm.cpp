@@ -86,7 +86,7 @@ SOPS_ALWAYS_INLINE Accumulators<T> micro_kernel(int64_t kc, const T* ap, const T
 // round trip through a tile buffer and scalar updates cost a tenth of the time.
 template <typename T>
 SOPS_ALWAYS_INLINE void store_tile(const Accumulators<T>& acc, T alpha, T beta, T* c,
-                                   int64_t row_stride) {
+                                   int64_t row_stride, const T* bias) {
   using B = Blocking<T>;
   using V = typename Vec32<T>::type;
   constexpr int W = Vec32<T>::kLanes;
@@ -96,6 +96,7 @@ SOPS_ALWAYS_INLINE void store_tile(const Accumulators<T>& acc, T alpha, T beta, 
     for (int v = 0; v < B::kNV; ++v) {
       T* out = c + i * row_stride + v * W;
       V o = acc.c[i][v] * alpha;
+      if (bias != nullptr) o += vec::splat<T, 32>(bias[i]);
       if (beta != T(0)) {
         V prev;
         std::memcpy(&prev, out, sizeof(V));
@@ -106,24 +107,26 @@ SOPS_ALWAYS_INLINE void store_tile(const Accumulators<T>& acc, T alpha, T beta, 
   }
 }
 
-// C[0:mr, 0:nr] = alpha * tile + beta * C (beta == 0: C not read).
+// C[0:mr, 0:nr] = alpha * tile + beta * C (beta == 0: C not read), plus bias[i] on row i
+// when there is a bias.
 template <typename T>
-SOPS_ALWAYS_INLINE void update_tile(const T* tile, int mr, int nr, T alpha, T beta,
-                                    MatrixArg<T> c) {
+SOPS_ALWAYS_INLINE void update_tile(const T* tile, int mr, int nr, T alpha, T beta, MatrixArg<T> c,
+                                    const T* bias) {
   constexpr int NR = Blocking<T>::kNR;
   for (int i = 0; i < mr; ++i) {
     T* row = c.data + i * c.row_stride;
     const T* t = tile + i * NR;
+    const T add = bias != nullptr ? bias[i] : T(0);
     if (c.col_stride == 1) {
       if (beta == T(0)) {
-        for (int j = 0; j < nr; ++j) row[j] = alpha * t[j];
+        for (int j = 0; j < nr; ++j) row[j] = alpha * t[j] + add;
       } else {
-        for (int j = 0; j < nr; ++j) row[j] = alpha * t[j] + beta * row[j];
+        for (int j = 0; j < nr; ++j) row[j] = alpha * t[j] + add + beta * row[j];
       }
     } else {
       for (int j = 0; j < nr; ++j) {
         T& out = row[j * c.col_stride];
-        out = beta == T(0) ? alpha * t[j] : alpha * t[j] + beta * out;
+        out = beta == T(0) ? alpha * t[j] + add : alpha * t[j] + add + beta * out;
       }
     }
   }
@@ -132,7 +135,8 @@ SOPS_ALWAYS_INLINE void update_tile(const T* tile, int mr, int nr, T alpha, T be
 // Every tile of an mc x nc block of C from packed A (mc rows) and packed B (nc columns).
 template <typename T>
 SOPS_ALWAYS_INLINE void macro_kernel_body(int64_t mc, int64_t nc, int64_t kc, const T* ap,
-                                          const T* bp, T alpha, T beta, MatrixArg<T> c) {
+                                          const T* bp, T alpha, T beta, MatrixArg<T> c,
+                                          const T* bias) {
   using B = Blocking<T>;
   alignas(64) T tile[B::kMR * B::kNR];
   for (int64_t j = 0; j < nc; j += B::kNR) {
@@ -140,15 +144,17 @@ SOPS_ALWAYS_INLINE void macro_kernel_body(int64_t mc, int64_t nc, int64_t kc, co
     for (int64_t i = 0; i < mc; i += B::kMR) {
       const int mr = static_cast<int>(std::min<int64_t>(B::kMR, mc - i));
       const Accumulators<T> acc = micro_kernel<T>(kc, ap + i * kc, bp + j * kc);
+      const T* tile_bias = bias != nullptr ? bias + i : nullptr;
       if (mr == B::kMR && nr == B::kNR && c.col_stride == 1) {
-        store_tile<T>(acc, alpha, beta, c.data + i * c.row_stride + j, c.row_stride);
+        store_tile<T>(acc, alpha, beta, c.data + i * c.row_stride + j, c.row_stride, tile_bias);
         continue;
       }
       static_assert(sizeof(Accumulators<T>) == sizeof tile, "a tile is MR rows of NR");
       std::memcpy(tile, &acc, sizeof tile);
       update_tile<T>(
           tile, mr, nr, alpha, beta,
-          MatrixArg<T>{c.data + i * c.row_stride + j * c.col_stride, c.row_stride, c.col_stride});
+          MatrixArg<T>{c.data + i * c.row_stride + j * c.col_stride, c.row_stride, c.col_stride},
+          tile_bias);
     }
   }
 }
@@ -213,7 +219,51 @@ SOPS_ALWAYS_INLINE void few_rows_body(int64_t m, int64_t n, int64_t k, T alpha,
   }
 }
 
+// The same few rows when B's columns are contiguous (b.row_stride == 1: a linear layer's
+// weight, [n, k], read as its transpose) and so are A's rows: each element of C is a dot
+// product of two contiguous runs, up to four rows of A at once against one column of B
+// (read once for them). Packing would gather all of B across its columns per call (5 ms
+// for MobileNetV2's [1, 1280] x [1280, 1000] classifier, against 0.1 ms for this).
+template <typename T>
+SOPS_ALWAYS_INLINE void few_rows_dot_body(int64_t m, int64_t n, int64_t k, T alpha,
+                                          MatrixArg<const T> a, MatrixArg<const T> b, T beta,
+                                          MatrixArg<T> c) {
+  using V = typename Vec32<T>::type;
+  constexpr int W = Vec32<T>::kLanes;
+  for (int64_t i0 = 0; i0 < m; i0 += 4) {
+    const int rows = static_cast<int>(std::min<int64_t>(4, m - i0));
+    for (int64_t j = 0; j < n; ++j) {
+      const T* bcol = b.data + j * b.col_stride;
+      V acc[4][2] = {};
+      int64_t p = 0;
+      for (; p + 2 * W <= k; p += 2 * W) {
+        V x0, x1;
+        std::memcpy(&x0, bcol + p, sizeof(V));
+        std::memcpy(&x1, bcol + p + W, sizeof(V));
+#pragma GCC unroll 4
+        for (int r = 0; r < 4; ++r) {
+          if (r >= rows) break;
+          const T* arow = a.data + (i0 + r) * a.row_stride + p;
+          V y0, y1;
+          std::memcpy(&y0, arow, sizeof(V));
+          std::memcpy(&y1, arow + W, sizeof(V));
+          acc[r][0] += y0 * x0;
+          acc[r][1] += y1 * x1;
+        }
+      }
+      for (int r = 0; r < rows; ++r) {
+        const T* arow = a.data + (i0 + r) * a.row_stride;
+        T sum = vec::sum_lanes<T, 32>(acc[r][0] + acc[r][1]);
+        for (int64_t q = p; q < k; ++q) sum += arow[q] * bcol[q];
+        T* out = c.data + (i0 + r) * c.row_stride + j * c.col_stride;
+        *out = beta == T(0) ? alpha * sum : alpha * sum + beta * *out;
+      }
+    }
+  }
+}
+
 SOPS_CPU_CLONES_WITH(macro_kernel, macro_kernel_body, SOPS_GEMM_BASE, SOPS_GEMM_AVX2)
+SOPS_CPU_CLONES_WITH(few_rows_dot, few_rows_dot_body, SOPS_GEMM_BASE, SOPS_GEMM_AVX2)
 SOPS_CPU_CLONES_WITH(few_rows, few_rows_body, SOPS_GEMM_BASE, SOPS_GEMM_AVX2)
 
 // The block of m starting at row i and column j.
@@ -269,14 +319,15 @@ T* scratch(std::vector<T>& buffer, int64_t size) {
 // and the packed B of columns j0..j0+nc.
 template <typename T>
 void gemm_rows(int64_t row_begin, int64_t row_end, int64_t j0, int64_t nc, int64_t p0, int64_t kc,
-               T alpha, MatrixArg<const T> a, const T* bp, T beta, MatrixArg<T> c) {
+               T alpha, MatrixArg<const T> a, const T* bp, T beta, MatrixArg<T> c, const T* bias) {
   using B = Blocking<T>;
   thread_local std::vector<T> a_buffer;
   T* ap = scratch(a_buffer, B::kMC * B::kKC);
   for (int64_t i0 = row_begin; i0 < row_end; i0 += B::kMC) {
     const int64_t mc = std::min<int64_t>(B::kMC, row_end - i0);
     pack_a<T>(mc, kc, block_of(a, i0, p0), ap);
-    macro_kernel(mc, nc, kc, static_cast<const T*>(ap), bp, alpha, beta, block_of(c, i0, j0));
+    macro_kernel(mc, nc, kc, static_cast<const T*>(ap), bp, alpha, beta, block_of(c, i0, j0),
+                 bias != nullptr ? bias + i0 : nullptr);
   }
 }
 
@@ -298,7 +349,7 @@ bool trivial_product(int64_t m, int64_t n, int64_t k, T alpha, T beta, MatrixArg
 // The blocked product, B's columns [b_col0, b_col0 + n) packed by `pack`.
 template <typename T>
 void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, PackB<T> pack,
-                 int64_t b_col0, T beta, MatrixArg<T> c) {
+                 int64_t b_col0, T beta, MatrixArg<T> c, const T* row_bias) {
   using B = Blocking<T>;
   static_assert(B::kNR == gemm_b_panel_width<T>());
   // Split rows over the threads in whole MR tiles, when there is enough work.
@@ -314,7 +365,8 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
     parallel_for(0, panels, 1, [&](int64_t q0, int64_t q1) {
       const int64_t j0 = q0 * B::kNR;
       const int64_t j1 = std::min(n, q1 * B::kNR);
-      gemm_packed<T>(m, j1 - j0, k, alpha, a, pack, b_col0 + j0, beta, block_of(c, 0, j0));
+      gemm_packed<T>(m, j1 - j0, k, alpha, a, pack, b_col0 + j0, beta, block_of(c, 0, j0),
+                     row_bias);
     });
     return;
   }
@@ -344,16 +396,18 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
       } else {
         pack_panels(0, panels);
       }
+      // The first block of k writes beta * C plus the bias; the others add to it.
       const T block_beta = p0 == 0 ? beta : T(1);
+      const T* block_bias = p0 == 0 ? row_bias : nullptr;
       auto rows = [&](int64_t t_begin, int64_t t_end) {
         gemm_rows<T>(t_begin * B::kMR, std::min(m, t_end * B::kMR), j0, nc, p0, kc, alpha, a, bp,
-                     block_beta, c);
+                     block_beta, c, block_bias);
       };
       if (pack_a_once) {
         T* ap = a_packed + m_padded * p0;
         if (j0 == 0) pack_a<T>(m, kc, block_of(a, 0, p0), ap);
         macro_kernel(m, nc, kc, static_cast<const T*>(ap), static_cast<const T*>(bp), alpha,
-                     block_beta, block_of(c, 0, j0));
+                     block_beta, block_of(c, 0, j0), block_bias);
       } else if (parallel) {
         parallel_for(0, tiles, 1, rows);
       } else {
@@ -365,39 +419,77 @@ void gemm_packed(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a,
 
 }  // namespace
 
+// C = beta * C + bias per row (beta == 0: C not read): a bias the product paths below
+// do not add in their stores is put in C first, and they then run with beta 1.
+template <typename T>
+void fill_rows(int64_t m, int64_t n, const T* bias, T beta, MatrixArg<T> c) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      T& out = c.data[i * c.row_stride + j * c.col_stride];
+      out = beta == T(0) ? bias[i] : beta * out + bias[i];
+    }
+  }
+}
+
 template <typename T>
 void gemm_packing_b(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, PackB<T> pack,
-                    T beta, MatrixArg<T> c) {
+                    T beta, MatrixArg<T> c, const T* row_bias) {
+  if (row_bias != nullptr && (m <= 0 || n <= 0 || k <= 0 || alpha == T(0))) {
+    fill_rows(m, n, row_bias, beta, c);
+    return;
+  }
   if (trivial_product(m, n, k, alpha, beta, c)) return;
-  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c);
+  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c, row_bias);
 }
 
 template <typename T>
 void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixArg<const T> a, MatrixArg<const T> b,
-          T beta, MatrixArg<T> c) {
+          T beta, MatrixArg<T> c, const T* row_bias) {
+  if (row_bias != nullptr && (m <= 0 || n <= 0 || k <= 0 || alpha == T(0))) {
+    fill_rows(m, n, row_bias, beta, c);
+    return;
+  }
   if (trivial_product(m, n, k, alpha, beta, c)) return;
   // Few rows, or a B small enough to stay in L1/L2 while every row of C reads it: no
   // packing (measured faster on both sides of these limits; bench/kernels_bench).
   const bool unpacked =
       m <= 4 || (m <= 32 && k * n * static_cast<int64_t>(sizeof(T)) <= (int64_t{64} << 10));
+  if (unpacked && row_bias != nullptr) {  // (the unpacked paths store no bias)
+    fill_rows(m, n, row_bias, beta, c);
+    beta = T(1);
+    row_bias = nullptr;
+  }
   if (unpacked && b.col_stride == 1 && c.col_stride == 1) {
     return few_rows(m, n, k, alpha, a, b, beta, c);
+  }
+  // (Only a few rows: each dot product ends in a sum across a vector's lanes, which the
+  // packed kernel's tiles never pay; a transformer's [32, 64] x [64, 256] with transposed
+  // weights measured slower here.)
+  if (m <= 4 && b.row_stride == 1 && a.col_stride == 1) {
+    // Columns of C split over the threads (each reads its own columns of B).
+    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(m * k, 1));
+    parallel_for(0, n, grain, [&](int64_t j0, int64_t j1) {
+      few_rows_dot(m, j1 - j0, k, alpha, a,
+                   MatrixArg<const T>{b.data + j0 * b.col_stride, 1, b.col_stride}, beta,
+                   MatrixArg<T>{c.data + j0 * c.col_stride, c.row_stride, c.col_stride});
+    });
+    return;
   }
   auto pack = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, T* out) {
     pack_b<T>(kc, nc, {b.data + p0 * b.row_stride + j0 * b.col_stride, b.row_stride, b.col_stride},
               out);
   };
-  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c);
+  gemm_packed<T>(m, n, k, alpha, a, pack, 0, beta, c, row_bias);
 }
 
 template void gemm<float>(int64_t, int64_t, int64_t, float, MatrixArg<const float>,
-                          MatrixArg<const float>, float, MatrixArg<float>);
+                          MatrixArg<const float>, float, MatrixArg<float>, const float*);
 template void gemm<double>(int64_t, int64_t, int64_t, double, MatrixArg<const double>,
-                           MatrixArg<const double>, double, MatrixArg<double>);
+                           MatrixArg<const double>, double, MatrixArg<double>, const double*);
 
 template void gemm_packing_b<float>(int64_t, int64_t, int64_t, float, MatrixArg<const float>,
-                                    PackB<float>, float, MatrixArg<float>);
+                                    PackB<float>, float, MatrixArg<float>, const float*);
 template void gemm_packing_b<double>(int64_t, int64_t, int64_t, double, MatrixArg<const double>,
-                                     PackB<double>, double, MatrixArg<double>);
+                                     PackB<double>, double, MatrixArg<double>, const double*);
 
 }  // namespace sops::cpu

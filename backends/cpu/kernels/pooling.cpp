@@ -6,7 +6,9 @@
 // their rules (NaN wins a max, ties keep the first, padding counted or not) are PyTorch's,
 // shared with the CUDA kernels (ops/util/pool_utils.h).
 #include <algorithm>
+#include <cstring>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "aten/ops/_adaptive_avg_pool2d_native.h"
@@ -15,6 +17,7 @@
 #include "aten/ops/max_pool2d_with_indices_native.h"
 #include "backends/cpu/cpu_utils.h"
 #include "ops/util/pool_utils.h"
+#include "runtime/cpu_capability.h"
 #include "runtime/parallel.h"
 
 namespace sops::aten::native {
@@ -43,17 +46,153 @@ void finish(const Tensor& target, const Tensor& out) {
   if (!target.is_same(out)) cpu_util::copy_cast(out, target);
 }
 
+// One output row of a plane, tap by tap: for each window row and each column offset kw,
+// every output column whose tap lies inside the input takes it if it is larger (or NaN),
+// without a branch, so the compiler vectorizes over the columns. The taps of each output
+// come in the order of the per-output loop below (rows, then columns, ascending), so ties
+// and NaNs pick the same index. `first` holds each column's first in-bounds input column.
+template <typename T>
+SOPS_ALWAYS_INLINE void max_pool_row_body(const Pool2dShape* gp, const T* x, int64_t oh,
+                                          const int64_t* first, T* y, int64_t* ind) {
+  const Pool2dShape& g = *gp;
+  int64_t ih0, ih1;
+  ops_util::max_pool_window(oh, g.dH, g.padH, g.kH, g.dilH, g.in_h, &ih0, &ih1);
+  for (int64_t ow = 0; ow < g.out_w; ++ow) {
+    y[ow] = ops_util::max_pool_initial<T>();
+    ind[ow] = ih0 * g.in_w + first[ow];
+  }
+  const int64_t sw = g.dW;
+  for (int64_t ih = ih0; ih < ih1; ih += g.dilH) {
+    const T* row = x + ih * g.in_w;
+    const int64_t base = ih * g.in_w;
+    for (int64_t kw = 0; kw < g.kW; ++kw) {
+      const int64_t off = kw * g.dilW - g.padW;
+      // Output columns whose tap off + ow * sw lies in [0, in_w). (Ceiling divisions as
+      // (x - 1) / s + 1, which cannot overflow.)
+      const int64_t lo = off >= 0 ? 0 : (-off - 1) / sw + 1;
+      int64_t hi = g.in_w - off <= 0 ? 0 : (g.in_w - off - 1) / sw + 1;
+      hi = std::min(hi, g.out_w);
+      const T* __restrict src = row + off;
+      T* __restrict dst = y;
+      int64_t* __restrict at = ind;
+      for (int64_t ow = lo; ow < hi; ++ow) {
+        const T v = src[ow * sw];
+        const bool take = v > dst[ow] || v != v;
+        dst[ow] = take ? v : dst[ow];
+        at[ow] = take ? base + off + ow * sw : at[ow];
+      }
+    }
+  }
+}
+
+SOPS_CPU_CLONES(max_pool_row, max_pool_row_body)
+
+// The same row for float32 with the window's columns stepping by 1 or 2 (every pooling of
+// a CNN): eight output columns per vector, their indices kept as int32 in `at` (the
+// caller's plane has under 2^31 elements) and widened to int64 once the row is done.
+// Stride 2 loads sixteen input columns and keeps the even ones.
+SOPS_ALWAYS_INLINE void max_pool_row_f32_body(const Pool2dShape* gp, const float* x, int64_t oh,
+                                              const int64_t* first, float* y, int64_t* ind,
+                                              int32_t* at) {
+  using V = Vec<float, 32>::type;
+  using VI = Vec<int32_t, 32>::type;
+  const Pool2dShape& g = *gp;
+  int64_t ih0, ih1;
+  ops_util::max_pool_window(oh, g.dH, g.padH, g.kH, g.dilH, g.in_h, &ih0, &ih1);
+  for (int64_t ow = 0; ow < g.out_w; ++ow) {
+    y[ow] = ops_util::max_pool_initial<float>();
+    at[ow] = static_cast<int32_t>(ih0 * g.in_w + first[ow]);
+  }
+  const int64_t sw = g.dW;
+  const VI lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+  for (int64_t ih = ih0; ih < ih1; ih += g.dilH) {
+    const float* row = x + ih * g.in_w;
+    const int64_t base = ih * g.in_w;
+    for (int64_t kw = 0; kw < g.kW; ++kw) {
+      const int64_t off = kw * g.dilW - g.padW;
+      const int64_t lo = off >= 0 ? 0 : (-off - 1) / sw + 1;
+      int64_t hi = g.in_w - off <= 0 ? 0 : (g.in_w - off - 1) / sw + 1;
+      hi = std::min(hi, g.out_w);
+      const float* src = row + off;
+      int64_t ow = lo;
+      auto update = [&](V v) SOPS_VEC_LAMBDA {
+        V cur;
+        VI idx;
+        std::memcpy(&cur, y + ow, sizeof(V));
+        std::memcpy(&idx, at + ow, sizeof(VI));
+        const VI take = (v > cur) | (v != v);
+        const VI pos =
+            static_cast<int32_t>(base + off + ow * sw) + lanes * static_cast<int32_t>(sw);
+        const V out = take ? v : cur;
+        const VI out_idx = take ? pos : idx;
+        std::memcpy(y + ow, &out, sizeof(V));
+        std::memcpy(at + ow, &out_idx, sizeof(VI));
+      };
+      if (sw == 1) {
+        for (; ow + 8 <= hi; ow += 8) {
+          V v;
+          std::memcpy(&v, src + ow, sizeof(V));
+          update(v);
+        }
+      } else if (sw == 2) {
+        // (The sixteenth column loaded must lie in the row: the last vector may stop short.)
+        for (; ow + 8 <= hi && off + 2 * ow + 16 <= g.in_w; ow += 8) {
+          V a, b;
+          std::memcpy(&a, src + 2 * ow, sizeof(V));
+          std::memcpy(&b, src + 2 * ow + 8, sizeof(V));
+          update(__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14));
+        }
+      }
+      for (; ow < hi; ++ow) {
+        const float v = src[ow * sw];
+        const bool take = v > y[ow] || v != v;
+        y[ow] = take ? v : y[ow];
+        at[ow] = take ? static_cast<int32_t>(base + off + ow * sw) : at[ow];
+      }
+    }
+  }
+  for (int64_t ow = 0; ow < g.out_w; ++ow) ind[ow] = at[ow];
+}
+
+SOPS_CPU_CLONES(max_pool_row_f32, max_pool_row_f32_body)
+
 template <typename T>
 void max_pool_nchw(const Pool2dShape& g, const T* in, T* out, int64_t* idx) {
   const int64_t plane_in = g.in_h * g.in_w;
   const int64_t plane_out = g.out_h * g.out_w;
   const int64_t grain =
       std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_out * g.kH * g.kW, 1));
+  // Each output column's first in-bounds input column (the index a window of -inf keeps).
+  std::vector<int64_t> first(static_cast<std::size_t>(g.out_w));
+  for (int64_t ow = 0; ow < g.out_w; ++ow) {
+    int64_t iw1;
+    ops_util::max_pool_window(ow, g.dW, g.padW, g.kW, g.dilW, g.in_w, &first[ow], &iw1);
+  }
+  // Floating types by rows (integer ones keep the loop per output: their compare-and-
+  // select over int64 indices gains little).
+  const bool rows = std::is_floating_point_v<T>;
+  const bool f32_rows =
+      std::is_same_v<T, float> && (g.dW == 1 || g.dW == 2) && plane_in < (int64_t{1} << 31);
   parallel_for(0, g.batch * g.channels, grain, [&](int64_t begin, int64_t end) {
+    std::vector<int32_t> at(f32_rows ? static_cast<std::size_t>(g.out_w) : 0);
     for (int64_t p = begin; p < end; ++p) {
       const T* x = in + p * plane_in;
       T* y = out + p * plane_out;
       int64_t* ind = idx + p * plane_out;
+      if (f32_rows) {
+        for (int64_t oh = 0; oh < g.out_h; ++oh) {
+          max_pool_row_f32(&g, reinterpret_cast<const float*>(x), oh, first.data(),
+                           reinterpret_cast<float*>(y + oh * g.out_w), ind + oh * g.out_w,
+                           at.data());
+        }
+        continue;
+      }
+      if (rows) {
+        for (int64_t oh = 0; oh < g.out_h; ++oh) {
+          max_pool_row(&g, x, oh, first.data(), y + oh * g.out_w, ind + oh * g.out_w);
+        }
+        continue;
+      }
       for (int64_t oh = 0; oh < g.out_h; ++oh) {
         int64_t ih0, ih1;
         ops_util::max_pool_window(oh, g.dH, g.padH, g.kH, g.dilH, g.in_h, &ih0, &ih1);

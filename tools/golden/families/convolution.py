@@ -134,6 +134,24 @@ def convolution_cases() -> Iterator[Case]:
     yield Case(
         CV, "float64_depthwise_3x3_wide", fn(F64, (1, 3, 5, 11), (3, 1, 3, 3), (3,), [1], [1], g=3)
     )
+    # Stride 2 (MobileNet's downsampling layers): vectors of outputs from even and odd
+    # input columns, the last columns one by one; odd and even widths, with and without
+    # padding, float32 and float64.
+    yield Case(
+        CV,
+        "float32_depthwise_3x3_s2_wide",
+        fn(F32, (1, 2, 9, 37), (2, 1, 3, 3), (2,), [2], [1], g=2),
+    )
+    yield Case(
+        CV,
+        "float32_depthwise_3x3_s2_wide_no_pad",
+        fn(F32, (1, 3, 7, 40), (3, 1, 3, 3), None, [2], [0], g=3),
+    )
+    yield Case(
+        CV,
+        "float64_depthwise_3x3_s2_wide",
+        fn(F64, (1, 2, 6, 22), (2, 1, 3, 3), (2,), [2], [1], g=2),
+    )
     # 4 x 7 x 7 = 196 im2col rows over 1600 output positions: more than the ~1 MB block of
     # columns the CPU kernel builds at a time, so the output is made in two blocks; and
     # larger than one GEMM tile in every direction.

@@ -93,6 +93,14 @@ def max_pool_cases() -> Iterator[Case]:
             ],
         ),
     )
+    # Rows of eight outputs or more: the float32 kernel's vectors (stride 1 and 2, with a
+    # tail), quarter values tying often; NaN and infinities across a vector's lanes.
+    yield Case(MP, "float32_wide_k3_s2_p1", fn(F32, (1, 2, 6, 37), [3, 3], [2, 2], [1, 1]))
+    yield Case(MP, "float32_wide_k2_s1", fn(F32, (1, 1, 3, 40), [2, 2], [1, 1]))
+    yield Case(MP, "float32_wide_k3_s1_p1", fn(F32, (1, 1, 4, 21), [3, 3], [1, 1], [1, 1]))
+    nan, inf = float("nan"), float("inf")
+    wide = [[1.0, nan, -inf, 3.0] * 5, [inf, 2.0, -inf, -inf] * 4 + [nan, 1.0, 1.0, nan]]
+    yield Case(MP, "float32_wide_nan_wins", fn(F32, (1, 1, 2, 20), [2], vals=[[wide]]))
     yield Case(MP, "float32_size0_batch", fn(F32, (0, 2, 4, 4), [2]))
     yield Case(MP, "float32_size1", fn(F32, (1, 1, 1, 1), [1]))
     yield Case(MP, "float32_output_size1", fn(F32, (1, 1, 3, 3), [3]))
