@@ -59,6 +59,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lite/limits.h"
@@ -88,11 +89,16 @@ using NodeObserver = std::function<void(std::size_t node, const std::vector<Valu
 // (the default).
 enum class Memory : uint8_t { Planned, Allocating };
 
+class RunState;  // lite/run_state.h
+
 class Program {
  public:
   explicit Program(std::shared_ptr<const Model> model,
                    const OperatorRegistry& registry = OperatorRegistry::global(),
                    const Limits& limits = Limits(), Memory memory = Memory::Allocating);
+  ~Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
 
   const Model& model() const { return *model_; }
   const Limits& limits() const { return limits_; }
@@ -125,6 +131,10 @@ class Program {
   // run() does not plan (a dynamic model, Memory::Allocating, nothing to plan).
   uint64_t arena_bytes(const std::vector<Tensor>& inputs) const;
 
+  // The memory a RunState (lite/run_state.h) of this program runs in for `inputs`: the
+  // plan's arena with the model's outputs placed in it (0 when it does not plan).
+  uint64_t state_bytes(const std::vector<Tensor>& inputs) const;
+
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
   std::vector<Tensor> run_meta(const std::vector<Tensor>& inputs,
                                const NodeObserver& observer = {}) const;
@@ -147,6 +157,7 @@ class Program {
   std::vector<int64_t> bind_symbols(const std::vector<Tensor>& inputs) const;
 
  private:
+  friend class RunState;
   // A tensor argument: where on the stack, which slot(s).
   struct TensorUse {
     uint32_t arg;                 // the argument's position
@@ -223,9 +234,22 @@ class Program {
                       std::vector<Value>& slots) const;
   void run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots, bool meta) const;
   // lite/planned_run.cc: the plan for run() (made by the first run, kept; null when
-  // the model is not planned), how it is made, and one node run into the arena.
+  // the model is not planned), how it is made, and one node run into the arena. The
+  // state plan (a RunState's) places the outputs in the arena too, alive to the end; a
+  // static model's is made with the other and kept, a dynamic model's made per call.
   std::shared_ptr<const RunPlan> run_plan(const std::vector<Tensor>& inputs) const;
-  RunPlan make_run_plan(const std::vector<Tensor>& inputs) const;
+  std::shared_ptr<const RunPlan> state_plan(const std::vector<Tensor>& inputs) const;
+  // Both plans from one Meta run (null where nothing is planned).
+  std::pair<std::shared_ptr<const RunPlan>, std::shared_ptr<const RunPlan>> make_run_plans(
+      const std::vector<Tensor>& inputs) const;
+  // The node's prepared arguments put in `stack` (its capacity reused) with the tensors
+  // and scalars of `slots`, as make_stack returns them.
+  void fill_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta,
+                  Stack& stack) const;
+  // lite/run_state.cc: run() through a state of the pool (one per concurrent caller),
+  // the outputs in the state's memory copied out.
+  std::vector<Tensor> run_pooled(const std::vector<Tensor>& inputs,
+                                 const NodeObserver& observer) const;
   // The caller's arena as a storage, checked: aligned, and `needed` bytes or more.
   Storage caller_arena(void* memory, std::size_t size, uint64_t needed) const;
   void run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,
@@ -262,7 +286,11 @@ class Program {
   // The memory plan (run_plan()), made once by the first run.
   mutable std::mutex run_plan_mutex_;
   mutable std::shared_ptr<const RunPlan> run_plan_;
+  mutable std::shared_ptr<const RunPlan> state_plan_;
   mutable bool run_plan_made_ = false;
+  // Program::run's RunStates not in use (run_pooled).
+  mutable std::mutex pool_mutex_;
+  mutable std::vector<std::unique_ptr<RunState>> pool_;
 
   // A model without symbols: its one plan, made by the first run.
   mutable std::once_flag static_limit_plan_once_;

@@ -196,8 +196,8 @@ struct Example {
 };
 
 // Runs `program` on `inputs` with `counter` installed; returns the outputs and sets
-// `by_node` to the allocations each node made (node 0's include a planned run's arena,
-// made just before it) and `total` to all of them.
+// `by_node` to the allocations each node made and `total` to all of them (with the
+// outputs' copies out of a RunState's memory).
 std::vector<Tensor> counted_run(const Program& program, const std::vector<Tensor>& inputs,
                                 CountingAllocator& counter, std::vector<int64_t>& by_node,
                                 int64_t& total) {
@@ -258,7 +258,10 @@ TEST_F(PlannedRunTest, ExampleModelsGiveTheSameBytesAndAllocateLess) {
       EXPECT_TRUE(same_bytes(third[k], expected[k])) << e.name << " output " << k;
     }
     std::free(memory);
-    EXPECT_EQ(caller_count, planned_count - 1) << e.name;
+    // run() goes through a RunState of the program's pool (lite/run_state.h): its arena
+    // is kept between calls, so it allocates no more than a run in the caller's arena
+    // but for the outputs' copies out of the state's memory (one each, at most).
+    EXPECT_LE(planned_count, caller_count + static_cast<int64_t>(expected.size())) << e.name;
     ASSERT_EQ(first.size(), expected.size()) << e.name;
     ASSERT_EQ(second.size(), expected.size()) << e.name;
     for (std::size_t k = 0; k < expected.size(); ++k) {
@@ -268,7 +271,6 @@ TEST_F(PlannedRunTest, ExampleModelsGiveTheSameBytesAndAllocateLess) {
 
     const std::vector<bool> nodes = planned.planned_nodes();
     ASSERT_EQ(nodes.size(), model->nodes.size()) << e.name << ": nothing planned";
-    planned_by_node[0] -= 1;  // the arena
     std::size_t n_planned = 0;
     int64_t at_planned = 0;
     std::string fallbacks;  // operator nodes the plan does not cover
