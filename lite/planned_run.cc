@@ -24,7 +24,7 @@ bool same_type(const TypeSchema& a, const TypeSchema& b) { return a.text == b.te
 // aten::add.Tensor, aten::native_layer_norm.out with three outputs) found by the schema,
 // not by the overload's name: the same namespace and name, the functional's arguments
 // first (same names and types), then one written Tensor argument (`Tensor(a!) out`) per
-// return. nullptr if there is none.
+// return; not one `autogen:` wrote (FunctionSchema::generated). nullptr if there is none.
 const RegisteredOperator* find_out_variant(
     const FunctionSchema& functional,
     const std::unordered_map<std::string_view, std::vector<const RegisteredOperator*>>& by_name) {
@@ -42,6 +42,9 @@ const RegisteredOperator* find_out_variant(
   for (const RegisteredOperator* candidate : it->second) {
     const FunctionSchema& s = candidate->schema();
     if (s.ns != functional.ns || s.full_name == functional.full_name) continue;
+    // autogen's out= kernel calls the functional one and copies: the functional call,
+    // allocating its result, is the faster of the two.
+    if (s.generated) continue;
     if (s.arguments.size() != n_args + n_outs || s.returns.size() != n_outs) continue;
     bool match = true;
     for (std::size_t a = 0; a < n_args && match; ++a) {

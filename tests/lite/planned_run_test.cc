@@ -102,14 +102,14 @@ std::shared_ptr<const Model> load(const V2Model& m) {
 }
 
 TEST_F(PlannedRunTest, OutVariantsIntoTheArenaForIntermediatesOnly) {
-  // x [16]; a = exp(x) (exp.out, planned); b = relu(a) (relu.out, planned);
+  // x [16]; a = exp(x) (exp.out, planned); b = tanh(a) (tanh.out, planned);
   // v = view(b, [4, 4]) (a view: aliases b, allocates nothing); c = sigmoid(v)
   // (sigmoid.out, planned); y = add(c, c) the output (allocated when returned).
   V2Model m;
   m.values = 6;
   m.inputs = {{"x", 0, 6, {16}}};
   m.node("a", "aten::exp", {arg_slot(0)}, {1});
-  m.node("b", "aten::relu", {arg_slot(1)}, {2});
+  m.node("b", "aten::tanh", {arg_slot(1)}, {2});
   m.node("v", "aten::view", {arg_slot(2), arg_ints({4, 4})}, {3});
   m.node("c", "aten::sigmoid", {arg_slot(3)}, {4});
   m.node("y", "aten::add.Tensor", {arg_slot(4), arg_slot(4)}, {5});
@@ -126,8 +126,36 @@ TEST_F(PlannedRunTest, OutVariantsIntoTheArenaForIntermediatesOnly) {
   // The oracle: the same formula by hand, in float as the kernels compute it.
   for (int k = 0; k < 16; ++k) {
     const float xv = 0.25f * static_cast<float>(k - 8);
-    const float c = 1.0f / (1.0f + std::exp(-std::max(std::exp(xv), 0.0f)));
+    const float c = 1.0f / (1.0f + std::exp(-std::tanh(std::exp(xv))));
     EXPECT_NEAR(y[0].data_ptr<float>()[k], 2.0f * c, 1e-6f) << k;
+  }
+}
+
+TEST_F(PlannedRunTest, AnOutVariantAutogenWroteIsNotCalled) {
+  // x [16]; a = exp(x) (planned); b = mul(a, 0.5): mul.Scalar_out is autogen's (mul.Scalar's
+  // kernel, then a copy into out), so b runs the functional kernel and allocates as the
+  // allocating path does; y = sigmoid(b), the output. relu.out is autogen's too in the
+  // yaml, but the CPU backend gives its own (backends/cpu/autogen_kernels.yaml).
+  V2Model m;
+  m.values = 4;
+  m.inputs = {{"x", 0, 6, {16}}};
+  m.node("a", "aten::exp", {arg_slot(0)}, {1});
+  m.node("b", "aten::mul.Scalar", {arg_slot(1), arg_float(0.5)}, {2});
+  m.node("y", "aten::sigmoid", {arg_slot(2)}, {3});
+  m.outputs = {{"y", 3}};
+  const OperatorRegistry& registry = OperatorRegistry::global();
+  EXPECT_TRUE(registry.find_or_throw("aten::mul.Scalar_out").schema().generated);
+  EXPECT_FALSE(registry.find_or_throw("aten::relu.out").schema().generated);
+  EXPECT_FALSE(registry.find_or_throw("aten::exp.out").schema().generated);
+  const Program program(load(m), registry, Limits(), Memory::Planned);
+  Tensor x = empty({16}, TensorOptions(kFloat));
+  for (int k = 0; k < 16; ++k) x.data_ptr<float>()[k] = 0.25f * static_cast<float>(k - 8);
+  const std::vector<Tensor> y = program.run({x});
+  EXPECT_EQ(program.planned_nodes(), (std::vector<bool>{true, false, false}));
+  for (int k = 0; k < 16; ++k) {
+    const float xv = 0.25f * static_cast<float>(k - 8);
+    EXPECT_NEAR(y[0].data_ptr<float>()[k], 1.0f / (1.0f + std::exp(-0.5f * std::exp(xv))), 1e-6f)
+        << k;
   }
 }
 

@@ -215,4 +215,17 @@ Tensor& relu_(Tensor& self) {
   return self;
 }
 
+// relu.out, which native_functions.yaml leaves to autogen: written into `out` directly
+// (backends/cpu/autogen_kernels.yaml).
+Tensor& relu_out(const Tensor& self, Tensor& out) {
+  check_relu_dtype(self);
+  cpu_util::check_out_dtype(out, self.scalar_type());
+  if (!cpu_util::can_write_into(out, self.sizes(), {&self})) {
+    cpu_util::copy_to_out(out, relu(self));
+    return out;
+  }
+  relu_into(out, self);
+  return out;
+}
+
 }  // namespace sops::aten::native
