@@ -130,16 +130,25 @@ struct BatchNormOutputs {
   Tensor out, save_mean, save_var;
 };
 
-inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
-                                           const Tensor* bias, const Tensor* running_mean,
-                                           const Tensor* running_var, bool training,
-                                           std::string_view device) {
+// batch_norm_outputs' checks alone (for an out= kernel given its outputs); the channels.
+inline int64_t check_batch_norm_arguments(const Tensor& input, const Tensor* weight,
+                                          const Tensor* bias, const Tensor* running_mean,
+                                          const Tensor* running_var, std::string_view device) {
   const int64_t channels = input.size(wrap_dim(1, input.dim(), "input"));
   check_parameter_dtypes(input, {weight, bias, running_mean, running_var}, device);
   check_per_channel(weight, channels, "weight");
   check_per_channel(bias, channels, "bias");
   check_per_channel(running_mean, channels, "running_mean");
   check_per_channel(running_var, channels, "running_var");
+  return channels;
+}
+
+inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
+                                           const Tensor* bias, const Tensor* running_mean,
+                                           const Tensor* running_var, bool training,
+                                           std::string_view device) {
+  const int64_t channels =
+      check_batch_norm_arguments(input, weight, bias, running_mean, running_var, device);
   const DimVector strides = strides_for(input.sizes(), suggest_memory_format(input));
   BatchNormOutputs result;
   result.out = strides.empty() ? sops::empty(input.sizes(), input.options())

@@ -1,8 +1,9 @@
 // The CPU backend's own out= kernels for variants native_functions.yaml leaves to
 // `autogen:` (backends/cpu/autogen_kernels.yaml): relu.out, clone.out,
-// native_layer_norm.out, embedding.out. Each is checked against its functional kernel
-// (which the golden tests check against PyTorch) on every path autogen's kernel has: an
-// out of the result's sizes (written in place: same memory, no tensor allocated), an
+// native_layer_norm.out, embedding.out, native_group_norm.out,
+// _native_batch_norm_legit_no_training.out, full_like.out, mul.Scalar_out. Each is checked against
+// its functional kernel (which the golden tests check against PyTorch) on every path autogen's
+// kernel has: an out of the result's sizes (written in place: same memory, no tensor allocated), an
 // empty out (resized), a non-contiguous out, an out that is the input, and an out of
 // another dtype (autogen's error).
 #include <cstring>
@@ -153,6 +154,83 @@ TEST(AutogenOutKernelsTest, EmbeddingOut) {
   EXPECT_NE(error_of([&] {
               aten::embedding_outf(weight, indices, -1, false, false, out);
             }).find("index out of range in self"),
+            std::string::npos);
+}
+
+TEST(AutogenOutKernelsTest, NativeGroupNormOut) {
+  const Tensor x = filled({2, 6, 5}, 0.2f);
+  const Tensor w = filled({6}, 0.1f);
+  const Tensor b = filled({6}, 0.3f);
+  const auto [y, mean, rstd] = aten::native_group_norm(x, w, b, 2, 6, 5, 3, 1e-5);
+  Tensor out0 = empty({2, 6, 5}, TensorOptions(kFloat));
+  Tensor out1 = empty({2, 3}, TensorOptions(kFloat));
+  Tensor out2 = empty({2, 3}, TensorOptions(kFloat));
+  {
+    CountCpuAllocations count;
+    aten::native_group_norm_outf(x, w, b, 2, 6, 5, 3, 1e-5, out0, out1, out2);
+    EXPECT_EQ(count.count(), 0);
+  }
+  EXPECT_TRUE(same_values(out0, y));
+  EXPECT_TRUE(same_values(out1, mean));
+  EXPECT_TRUE(same_values(out2, rstd));
+  Tensor e0 = empty({0}, TensorOptions(kFloat));
+  Tensor e1 = empty({0}, TensorOptions(kFloat));
+  Tensor e2 = empty({0}, TensorOptions(kFloat));
+  aten::native_group_norm_outf(x, w, b, 2, 6, 5, 3, 1e-5, e0, e1, e2);
+  EXPECT_TRUE(same_values(e0, y));
+  EXPECT_TRUE(same_values(e2, rstd));
+  EXPECT_NE(error_of([&] {
+              aten::native_group_norm_outf(x, w, b, 2, 6, 5, 4, 1e-5, e0, e1, e2);
+            }).find("Expected number of channels in input to be divisible by num_groups"),
+            std::string::npos);
+}
+
+TEST(AutogenOutKernelsTest, BatchNormNoTrainingOut) {
+  const Tensor x = filled({2, 3, 4}, 0.4f);
+  const Tensor w = filled({3}, 0.1f);
+  const Tensor b = filled({3}, 0.2f);
+  const Tensor rm = filled({3}, 0.05f);
+  Tensor rv = filled({3}, 0.1f);
+  for (int k = 0; k < 3; ++k) rv.data_ptr<float>()[k] = 0.5f + static_cast<float>(k);
+  const auto [y, m, v] = aten::_native_batch_norm_legit_no_training(x, w, b, rm, rv, 0.1, 1e-5);
+  Tensor out0 = empty({2, 3, 4}, TensorOptions(kFloat));
+  Tensor out1 = empty({0}, TensorOptions(kFloat));
+  Tensor out2 = empty({0}, TensorOptions(kFloat));
+  void* before = out0.data_ptr();
+  aten::_native_batch_norm_legit_no_training_outf(x, w, b, rm, rv, 0.1, 1e-5, out0, out1, out2);
+  EXPECT_EQ(out0.data_ptr(), before);
+  EXPECT_TRUE(same_values(out0, y));
+  EXPECT_TRUE(same_values(out1, m));
+  EXPECT_TRUE(same_values(out2, v));
+  Tensor transposed = empty({4, 3, 2}, TensorOptions(kFloat)).as_strided({2, 3, 4}, {1, 2, 6});
+  aten::_native_batch_norm_legit_no_training_outf(x, w, b, rm, rv, 0.1, 1e-5, transposed, out1,
+                                                  out2);
+  EXPECT_TRUE(same_values(transposed, y));
+}
+
+TEST(AutogenOutKernelsTest, FullLikeAndMulScalarOut) {
+  const Tensor x = filled({3, 4}, 0.5f);
+  Tensor out = empty({3, 4}, TensorOptions(kFloat));
+  {
+    CountCpuAllocations count;
+    aten::full_like_outf(x, 2.5, std::nullopt, out);
+    EXPECT_EQ(count.count(), 0);
+  }
+  EXPECT_TRUE(same_values(out, aten::full_like(x, 2.5)));
+  Tensor resized = empty({0}, TensorOptions(kFloat));
+  aten::full_like_outf(x, -1, std::nullopt, resized);
+  EXPECT_TRUE(same_values(resized, aten::full_like(x, -1)));
+  aten::mul_outf(x, x, out);  // anything else in out first
+  aten::mul_outf(x, 0.125, out);
+  EXPECT_TRUE(same_values(out, aten::mul(x, 0.125)));
+  Tensor ints = empty({3, 4}, TensorOptions(kLong));
+  EXPECT_NE(error_of([&] {
+              aten::mul_outf(x, 3, ints);
+            }).find("Expected out tensor to have dtype float, but got long int instead"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              aten::full_like_outf(x, 1, std::nullopt, ints);
+            }).find("Expected out tensor to have dtype float"),
             std::string::npos);
 }
 

@@ -252,17 +252,10 @@ void group_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean,
 
 }  // namespace
 
-// x of [N, C, HxW] in `group` groups of C / group channels: per (n, g) the mean and
-// rstd = 1 / sqrt(biased variance + eps) over the group's elements, then
-// y = (x - mean) * rstd * weight[c] + bias[c] (group_norm_rows). Returns (y, mean, rstd), mean and
-// rstd of shape [N, group].
-std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
-                                                     const std::optional<Tensor>& weight_opt,
-                                                     const std::optional<Tensor>& bias_opt,
-                                                     int64_t N, int64_t C, int64_t HxW,
-                                                     int64_t group, double eps) {
-  const Tensor* weight = defined_or_null(weight_opt);
-  const Tensor* bias = defined_or_null(bias_opt);
+namespace {
+
+void check_group_norm(const Tensor& input, const Tensor* weight, const Tensor* bias, int64_t N,
+                      int64_t C, int64_t HxW, int64_t group) {
   SOPS_CHECK_ARG(group > 0, "group", "Expected num groups to be greater than 0, got ", group);
   SOPS_CHECK_ARG(C % group == 0, "group",
                  "Expected number of channels in input to be divisible by num_groups, but got "
@@ -276,6 +269,38 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
                    name, " of shape ", t == nullptr ? IntArrayRef() : t->sizes(),
                    " and input of shape ", input.sizes());
   }
+}
+
+// Group norm of contiguous x into contiguous y, mean and rstd.
+void group_norm_into(const Tensor& x, const Tensor* weight, const Tensor* bias, int64_t N,
+                     int64_t C, int64_t HxW, int64_t group, double eps, const Tensor& y,
+                     const Tensor& mean, const Tensor& rstd) {
+  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
+  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
+  const int64_t per_group = C / group;
+  SOPS_DISPATCH_FLOATING_TYPES(x.scalar_type(), "GroupNormKernelImpl", [&] {
+    group_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(),
+                                w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+                                b.defined() ? b.data_ptr<scalar_t>() : nullptr,
+                                y.data_ptr<scalar_t>(), mean.data_ptr<scalar_t>(),
+                                rstd.data_ptr<scalar_t>(), N * group, per_group, HxW, group, eps);
+  });
+}
+
+}  // namespace
+
+// x of [N, C, HxW] in `group` groups of C / group channels: per (n, g) the mean and
+// rstd = 1 / sqrt(biased variance + eps) over the group's elements, then
+// y = (x - mean) * rstd * weight[c] + bias[c] (group_norm_rows). Returns (y, mean, rstd), mean and
+// rstd of shape [N, group].
+std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
+                                                     const std::optional<Tensor>& weight_opt,
+                                                     const std::optional<Tensor>& bias_opt,
+                                                     int64_t N, int64_t C, int64_t HxW,
+                                                     int64_t group, double eps) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  check_group_norm(input, weight, bias, N, C, HxW, group);
   // A channels-last input gives a channels-last result, as PyTorch's (the statistics are
   // computed over a contiguous copy).
   const bool channels_last =
@@ -291,19 +316,43 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
                                     "GroupNormKernelImpl");
   if (input.numel() == 0) return {out, mean, rstd};
   const Tensor x = cpu_util::contiguous_of(input);
-  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
-  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
-  const int64_t per_group = C / group;
   const Tensor y = channels_last ? empty(input.sizes(), input.options()) : out;
-  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "GroupNormKernelImpl", [&] {
-    group_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(),
-                                w.defined() ? w.data_ptr<scalar_t>() : nullptr,
-                                b.defined() ? b.data_ptr<scalar_t>() : nullptr,
-                                y.data_ptr<scalar_t>(), mean.data_ptr<scalar_t>(),
-                                rstd.data_ptr<scalar_t>(), N * group, per_group, HxW, group, eps);
-  });
+  group_norm_into(x, weight, bias, N, C, HxW, group, eps, y, mean, rstd);
   if (channels_last) cpu_util::copy_cast(out, y);
   return {out, mean, rstd};
+}
+
+// native_group_norm.out, which native_functions.yaml leaves to autogen: written into the
+// out tensors directly when input is contiguous (backends/cpu/autogen_kernels.yaml).
+std::tuple<Tensor&, Tensor&, Tensor&> native_group_norm_out(const Tensor& input,
+                                                            const std::optional<Tensor>& weight_opt,
+                                                            const std::optional<Tensor>& bias_opt,
+                                                            int64_t N, int64_t C, int64_t HxW,
+                                                            int64_t group, double eps, Tensor& out0,
+                                                            Tensor& out1, Tensor& out2) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  check_group_norm(input, weight, bias, N, C, HxW, group);
+  cpu_util::check_out_dtype(out0, input.scalar_type(), "out0");
+  cpu_util::check_out_dtype(out1, input.scalar_type(), "out1");
+  cpu_util::check_out_dtype(out2, input.scalar_type(), "out2");
+  const int64_t stat_sizes[] = {N, group};
+  const std::initializer_list<const Tensor*> inputs = {&input, weight, bias};
+  if (!input.is_contiguous() || !cpu_util::can_write_into(out0, input.sizes(), inputs) ||
+      !cpu_util::can_write_into(out1, stat_sizes, inputs) ||
+      !cpu_util::can_write_into(out2, stat_sizes, inputs) || out0.is_alias_of(out1) ||
+      out0.is_alias_of(out2) || out1.is_alias_of(out2)) {
+    auto [out, mean, rstd] = native_group_norm(input, weight_opt, bias_opt, N, C, HxW, group, eps);
+    cpu_util::copy_to_out(out0, out);
+    cpu_util::copy_to_out(out1, mean);
+    cpu_util::copy_to_out(out2, rstd);
+    return {out0, out1, out2};
+  }
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes,
+                                    "GroupNormKernelImpl");
+  if (input.numel() == 0) return {out0, out1, out2};
+  group_norm_into(input, weight, bias, N, C, HxW, group, eps, out0, out1, out2);
+  return {out0, out1, out2};
 }
 
 }  // namespace sops::aten::native
