@@ -27,18 +27,21 @@
 // tensor where a scalar belongs, or the reverse, is an error naming the node, the
 // operator and the argument.
 //
-// The memory plan (lite/memory_plan.h, lite/planned_run.cc), opt-in with Memory::Planned
-// (3-12% slower than allocating on the example models while the out= variants that
-// codegen's autogen makes run the functional kernel and copy): the first run of a static
-// model plans its intermediates on Meta once, and from then on every run allocates one
-// arena and calls each planned node's out= variant (aten::add.out for aten::add.Tensor:
-// the overload of the same name whose other arguments match and whose extra ones are
-// written outputs) on tensors that view the arena at the planned offsets, with the Meta
-// run's sizes and strides. The rest allocate as before: nodes without an out= variant in
-// the registry, views, the model's outputs, nodes from the first data-dependent one on,
-// and every node of a dynamic model (whose plan would depend on its sizes). Builds
-// without exceptions do not plan (a Meta kernel's error could not be recovered from).
-// Memory::Allocating, the default, allocates every result.
+// The memory plan (lite/memory_plan.h, lite/planned_run.cc), the default (Memory::Planned):
+// the first run of a static model plans its intermediates on Meta once, and runs then
+// call each planned node's out= variant (aten::add.out for aten::add.Tensor: the overload
+// of the same name whose other arguments match and whose extra ones are written outputs;
+// not one whose kernel `autogen:` wrote, which runs the functional kernel and copies:
+// there the functional kernel runs) on tensors that view an arena at the planned
+// offsets, with the Meta run's sizes and strides. run(inputs) runs through a RunState
+// (lite/run_state.h) of a pool the program keeps, one per concurrent caller: the arena,
+// the tensors bound to it and the argument stacks are made once, and the outputs are
+// copied out of it; a caller that wants neither the copy nor the pool holds a RunState.
+// The rest allocate as before: nodes without an out= variant, views of the inputs, nodes
+// from the first data-dependent one on, and every node of a dynamic model run through
+// Program::run (a RunState plans a dynamic model at its run's sizes). Builds without
+// exceptions do not plan (a Meta kernel's error could not be recovered from).
+// Memory::Allocating allocates every result, as before the plan.
 //
 // Resource limits (lite/limits.h): run() refuses a node that would touch, make or hold
 // more than the program's Limits allow, before it runs. The inputs' shapes follow from
@@ -85,8 +88,8 @@ class MissingOperatorsError : public Error {
 // node's outputs set; values after their last use already freed, except the node's own).
 using NodeObserver = std::function<void(std::size_t node, const std::vector<Value>& slots)>;
 
-// Whether run() places intermediates in a planned arena (see above) or allocates each
-// (the default).
+// Whether run() places intermediates in a planned arena (see above; the default) or
+// allocates each.
 enum class Memory : uint8_t { Planned, Allocating };
 
 class RunState;  // lite/run_state.h
@@ -95,7 +98,7 @@ class Program {
  public:
   explicit Program(std::shared_ptr<const Model> model,
                    const OperatorRegistry& registry = OperatorRegistry::global(),
-                   const Limits& limits = Limits(), Memory memory = Memory::Allocating);
+                   const Limits& limits = Limits(), Memory memory = Memory::Planned);
   ~Program();
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
@@ -280,7 +283,7 @@ class Program {
   std::vector<Tensor> constants_;       // the constants' data, as tensors
   std::vector<Tensor> meta_constants_;  // the same on Meta
   std::vector<bool> is_constant_;       // by slot
-  Memory memory_ = Memory::Allocating;
+  Memory memory_ = Memory::Planned;
   const OperatorRegistry* registry_ = nullptr;  // where out= variants are looked up
 
   // The memory plan (run_plan()), made once by the first run.

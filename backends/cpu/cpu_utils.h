@@ -72,7 +72,14 @@ inline void check_no_integer_division_by_zero(const TensorIteratorBase& iter) {
 // not have overlapping elements; src may have any strides.
 inline void copy_cast(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;
-  TensorIterator iter = TensorIterator::copy_op(dst, src);
+  // TensorIterator::copy_op's iterator, borrowing dst and src (they outlive it).
+  TensorIteratorConfig config;
+  config.add_output(dst, "self")
+      .add_input(src, "src")
+      .cast_common_dtype_to_outputs(true)
+      .resize_outputs(false);
+  TensorIterator iter;
+  iter.build_borrowing(config);
   if (try_transpose_copy(iter)) return;
   SOPS_DISPATCH_EVERY_TYPE(src.scalar_type(), "copy_", [&] {
     sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x; });

@@ -39,7 +39,8 @@ Tensor& fill_(Tensor& self, const Scalar& value) {
   // An output-only iterator: any strides, expanded (stride 0) dimensions included.
   TensorIteratorConfig config;
   config.add_output(self, "self").resize_outputs(false).check_mem_overlap(false);
-  TensorIterator iter(config);
+  TensorIterator iter;
+  iter.build_borrowing(config);
   SOPS_DISPATCH_EVERY_TYPE(self.scalar_type(), "fill_", [&] {
     const scalar_t v = cpu_util::scalar_to<scalar_t>(value);
     iter.for_each([v](char** data, const int64_t* strides, int64_t n) {
