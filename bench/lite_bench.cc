@@ -316,7 +316,10 @@ std::vector<Tensor> read_inputs(const std::string& name) {
 bool bench_inference(const std::string& name, int64_t rounds, int threads, bool baseline,
                      int profile) {
   const auto model = sops::lite::read_model_file(model_file(name, "model.sopsm"));
-  const sops::lite::Program program(model);
+  // Every node allocating its results (Memory::Planned is the default now), beside ours
+  // through the memory plan below.
+  const sops::lite::Program program(model, sops::OperatorRegistry::global(), sops::lite::Limits(),
+                                    sops::lite::Memory::Allocating);
   const std::vector<Tensor> inputs = read_inputs(name);
   const std::vector<double> expected =
       values(sops::lite::read_npy(model_file(name, "expected0.npy")));

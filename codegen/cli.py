@@ -110,6 +110,13 @@ def _parser() -> argparse.ArgumentParser:
             "arguments' backend directly (no dispatcher is linked)",
         )
         sp.add_argument(
+            "--autogen-kernels",
+            metavar="FILE",
+            help="a backend's kernels for variants `autogen:` makes, by dispatch key "
+            "(`CPU:` / `  relu.out: relu_out`): registered for that key instead of "
+            "autogen's copying kernel",
+        )
+        sp.add_argument(
             "--source-label",
             metavar="NAME",
             help="how generated comments and errors name FILE (default: FILE as given)",
@@ -399,7 +406,7 @@ def _backends_without_kernels(parsed: NativeYaml, backends: tuple[str, ...]) -> 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "generate":
         gc.disable()  # the model and the library are large acyclic trees: collecting only costs time
-    parsed = load_native_yaml(args.file, args.tags)
+    parsed = load_native_yaml(args.file, args.tags, getattr(args, "autogen_kernels", None))
     _report(parsed, args.no_warnings)
     if parsed.diagnostics.has_errors():
         return 1

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 
 from codegen.diagnostics import Diagnostics, Position
-from codegen.model import autogen
+from codegen.model import autogen, backend_kernels
 from codegen.model.entry import NativeFunction
 from codegen.model.entry_parser import EntryParser
 from codegen.model.groups import NativeFunctionsGroup, group_functions, pre_group
@@ -71,13 +71,17 @@ def _gc_paused():
             gc.enable()
 
 
-def load_native_yaml(path: str, tags_path: str | None = None) -> NativeYaml:
-    """Parse and check `path`; tags come from `tags_path` (default: a tags.yaml beside it)."""
+def load_native_yaml(
+    path: str, tags_path: str | None = None, autogen_kernels: str | None = None
+) -> NativeYaml:
+    """Parse and check `path`; tags come from `tags_path` (default: a tags.yaml beside it);
+    `autogen_kernels` names a backend's kernels for variants autogen makes
+    (codegen/model/backend_kernels.py)."""
     with _gc_paused():
-        return _load(path, tags_path)
+        return _load(path, tags_path, autogen_kernels)
 
 
-def _load(path: str, tags_path: str | None) -> NativeYaml:
+def _load(path: str, tags_path: str | None, autogen_kernels: str | None = None) -> NativeYaml:
     result = NativeYaml(path)
     diags = result.diagnostics
     if tags_path is None:
@@ -124,6 +128,8 @@ def _load(path: str, tags_path: str | None) -> NativeYaml:
     written = remove_duplicates(written, diags)
 
     generated = autogen.generate(pre_group(written))
+    if autogen_kernels is not None:
+        generated = backend_kernels.apply(generated, autogen_kernels, diags)
     functions = written + generated
     pre_groups = pre_group(functions)
     groups = group_functions(pre_groups)

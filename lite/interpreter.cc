@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "lite/optimize.h"
+#include "lite/run_state.h"  // Program owns a pool of them
 #include "lite/tensor_copy.h"
 #include "runtime/tensor_impl.h"
 
@@ -267,6 +268,11 @@ Program::Program(std::shared_ptr<const Model> model, const OperatorRegistry& reg
 
 std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs,
                                  const NodeObserver& observer) const {
+  // A planned static model runs through a RunState kept between calls (lite/run_state.h),
+  // its outputs copied out; the others allocate every result.
+  if (memory_ == Memory::Planned && model_->symbols.empty() && SOPS_EXCEPTIONS) {
+    return run_pooled(inputs, observer);
+  }
   return run_in(inputs, nullptr, 0, observer);
 }
 
@@ -347,7 +353,16 @@ std::size_t Program::run_meta_until_data(const std::vector<Tensor>& inputs,
 }
 
 Stack Program::make_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta) const {
-  Stack stack = b.args;
+  Stack stack;
+  fill_stack(b, slots, meta, stack);
+  return stack;
+}
+
+void Program::fill_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta,
+                         Stack& stack) const {
+  // Assigned element by element: a RunState's stack keeps its capacity, and the values
+  // of the same kind as before (the previous call's results) their payloads.
+  stack.assign(b.args.begin(), b.args.end());
   const FunctionSchema& schema = b.op->schema();
   for (const TensorUse& use : b.tensors) {
     Value& v = stack[use.arg];
@@ -390,7 +405,6 @@ Stack Program::make_stack(const BoundNode& b, const std::vector<Value>& slots, b
   if (meta) {
     for (uint32_t d : b.device_args) stack[d] = Value(Device(kMeta));
   }
-  return stack;
 }
 
 bool Program::shape_from_data(std::size_t node, const std::vector<Value>& slots) const {

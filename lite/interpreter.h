@@ -27,18 +27,21 @@
 // tensor where a scalar belongs, or the reverse, is an error naming the node, the
 // operator and the argument.
 //
-// The memory plan (lite/memory_plan.h, lite/planned_run.cc), opt-in with Memory::Planned
-// (3-12% slower than allocating on the example models while the out= variants that
-// codegen's autogen makes run the functional kernel and copy): the first run of a static
-// model plans its intermediates on Meta once, and from then on every run allocates one
-// arena and calls each planned node's out= variant (aten::add.out for aten::add.Tensor:
-// the overload of the same name whose other arguments match and whose extra ones are
-// written outputs) on tensors that view the arena at the planned offsets, with the Meta
-// run's sizes and strides. The rest allocate as before: nodes without an out= variant in
-// the registry, views, the model's outputs, nodes from the first data-dependent one on,
-// and every node of a dynamic model (whose plan would depend on its sizes). Builds
-// without exceptions do not plan (a Meta kernel's error could not be recovered from).
-// Memory::Allocating, the default, allocates every result.
+// The memory plan (lite/memory_plan.h, lite/planned_run.cc), the default (Memory::Planned):
+// the first run of a static model plans its intermediates on Meta once, and runs then
+// call each planned node's out= variant (aten::add.out for aten::add.Tensor: the overload
+// of the same name whose other arguments match and whose extra ones are written outputs;
+// not one whose kernel `autogen:` wrote, which runs the functional kernel and copies:
+// there the functional kernel runs) on tensors that view an arena at the planned
+// offsets, with the Meta run's sizes and strides. run(inputs) runs through a RunState
+// (lite/run_state.h) of a pool the program keeps, one per concurrent caller: the arena,
+// the tensors bound to it and the argument stacks are made once, and the outputs are
+// copied out of it; a caller that wants neither the copy nor the pool holds a RunState.
+// The rest allocate as before: nodes without an out= variant, views of the inputs, nodes
+// from the first data-dependent one on, and every node of a dynamic model run through
+// Program::run (a RunState plans a dynamic model at its run's sizes). Builds without
+// exceptions do not plan (a Meta kernel's error could not be recovered from).
+// Memory::Allocating allocates every result, as before the plan.
 //
 // Resource limits (lite/limits.h): run() refuses a node that would touch, make or hold
 // more than the program's Limits allow, before it runs. The inputs' shapes follow from
@@ -59,6 +62,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lite/limits.h"
@@ -84,8 +88,8 @@ class MissingOperatorsError : public Error {
 // node's outputs set; values after their last use already freed, except the node's own).
 using NodeObserver = std::function<void(std::size_t node, const std::vector<Value>& slots)>;
 
-// Whether run() places intermediates in a planned arena (see above) or allocates each
-// (the default).
+// Whether run() places intermediates in a planned arena (see above; the default) or
+// allocates each.
 enum class Memory : uint8_t { Planned, Allocating };
 
 // Whether the Program optimizes the graph once at load (lite/optimize.h: batch norm folded
@@ -95,12 +99,17 @@ enum class Optimize : uint8_t { On, Off };
 
 struct GraphOptimization;  // lite/optimize.h
 
+class RunState;  // lite/run_state.h
+
 class Program {
  public:
   explicit Program(std::shared_ptr<const Model> model,
                    const OperatorRegistry& registry = OperatorRegistry::global(),
-                   const Limits& limits = Limits(), Memory memory = Memory::Allocating,
+                   const Limits& limits = Limits(), Memory memory = Memory::Planned,
                    Optimize optimize = Optimize::On);
+  ~Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
 
   const Model& model() const { return *model_; }
   const Limits& limits() const { return limits_; }
@@ -135,6 +144,10 @@ class Program {
   // run() does not plan (a dynamic model, Memory::Allocating, nothing to plan).
   uint64_t arena_bytes(const std::vector<Tensor>& inputs) const;
 
+  // The memory a RunState (lite/run_state.h) of this program runs in for `inputs`: the
+  // plan's arena with the model's outputs placed in it (0 when it does not plan).
+  uint64_t state_bytes(const std::vector<Tensor>& inputs) const;
+
   // The same on Meta tensors of the inputs' dtypes and shapes: no kernel touches data.
   std::vector<Tensor> run_meta(const std::vector<Tensor>& inputs,
                                const NodeObserver& observer = {}) const;
@@ -157,6 +170,7 @@ class Program {
   std::vector<int64_t> bind_symbols(const std::vector<Tensor>& inputs) const;
 
  private:
+  friend class RunState;
   // A tensor argument: where on the stack, which slot(s).
   struct TensorUse {
     uint32_t arg;                 // the argument's position
@@ -233,9 +247,22 @@ class Program {
                       std::vector<Value>& slots) const;
   void run_node(const BoundNode& b, const Node& node, std::vector<Value>& slots, bool meta) const;
   // lite/planned_run.cc: the plan for run() (made by the first run, kept; null when
-  // the model is not planned), how it is made, and one node run into the arena.
+  // the model is not planned), how it is made, and one node run into the arena. The
+  // state plan (a RunState's) places the outputs in the arena too, alive to the end; a
+  // static model's is made with the other and kept, a dynamic model's made per call.
   std::shared_ptr<const RunPlan> run_plan(const std::vector<Tensor>& inputs) const;
-  RunPlan make_run_plan(const std::vector<Tensor>& inputs) const;
+  std::shared_ptr<const RunPlan> state_plan(const std::vector<Tensor>& inputs) const;
+  // Both plans from one Meta run (null where nothing is planned).
+  std::pair<std::shared_ptr<const RunPlan>, std::shared_ptr<const RunPlan>> make_run_plans(
+      const std::vector<Tensor>& inputs) const;
+  // The node's prepared arguments put in `stack` (its capacity reused) with the tensors
+  // and scalars of `slots`, as make_stack returns them.
+  void fill_stack(const BoundNode& b, const std::vector<Value>& slots, bool meta,
+                  Stack& stack) const;
+  // lite/run_state.cc: run() through a state of the pool (one per concurrent caller),
+  // the outputs in the state's memory copied out.
+  std::vector<Tensor> run_pooled(const std::vector<Tensor>& inputs,
+                                 const NodeObserver& observer) const;
   // The caller's arena as a storage, checked: aligned, and `needed` bytes or more.
   Storage caller_arena(void* memory, std::size_t size, uint64_t needed) const;
   void run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,
@@ -269,14 +296,18 @@ class Program {
   std::vector<Tensor> constants_;       // the constants' data, as tensors
   std::vector<Tensor> meta_constants_;  // the same on Meta
   std::vector<bool> is_constant_;       // by slot
-  Memory memory_ = Memory::Allocating;
+  Memory memory_ = Memory::Planned;
   const OperatorRegistry* registry_ = nullptr;             // where out= variants are looked up
   std::shared_ptr<const GraphOptimization> optimization_;  // null: Optimize::Off
 
   // The memory plan (run_plan()), made once by the first run.
   mutable std::mutex run_plan_mutex_;
   mutable std::shared_ptr<const RunPlan> run_plan_;
+  mutable std::shared_ptr<const RunPlan> state_plan_;
   mutable bool run_plan_made_ = false;
+  // Program::run's RunStates not in use (run_pooled).
+  mutable std::mutex pool_mutex_;
+  mutable std::vector<std::unique_ptr<RunState>> pool_;
 
   // A model without symbols: its one plan, made by the first run.
   mutable std::once_flag static_limit_plan_once_;

@@ -147,6 +147,7 @@ MemoryPlan plan_memory(const Program& program, const std::vector<Tensor>& meta_i
     if (returned[k]) {
       plan.unplanned.push_back(
           {buf.name, buf.slot, buf.first, "a model output: allocated when returned"});
+      plan.returned.push_back(std::move(buf));
     } else {
       kept.push_back(std::move(buf));
     }

@@ -58,6 +58,9 @@ struct UnplannedValue {
 struct MemoryPlan {
   std::vector<PlannedBuffer> buffers;     // in the order their nodes run
   std::vector<UnplannedValue> unplanned;  // in the order their nodes run
+  // The storages the model's outputs are (or view), with their Meta metadata but no
+  // offset: what a RunState (lite/run_state.h) places in its own memory, alive to the end.
+  std::vector<PlannedBuffer> returned;
   uint64_t arena_bytes = 0;  // the end of the highest buffer (UINT64_MAX: that or more)
   uint64_t sum_bytes = 0;    // every buffer's bytes: what no reuse would take
 };

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <exception>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -23,7 +24,7 @@ bool same_type(const TypeSchema& a, const TypeSchema& b) { return a.text == b.te
 // aten::add.Tensor, aten::native_layer_norm.out with three outputs) found by the schema,
 // not by the overload's name: the same namespace and name, the functional's arguments
 // first (same names and types), then one written Tensor argument (`Tensor(a!) out`) per
-// return. nullptr if there is none.
+// return; not one `autogen:` wrote (FunctionSchema::generated). nullptr if there is none.
 const RegisteredOperator* find_out_variant(
     const FunctionSchema& functional,
     const std::unordered_map<std::string_view, std::vector<const RegisteredOperator*>>& by_name) {
@@ -41,6 +42,9 @@ const RegisteredOperator* find_out_variant(
   for (const RegisteredOperator* candidate : it->second) {
     const FunctionSchema& s = candidate->schema();
     if (s.ns != functional.ns || s.full_name == functional.full_name) continue;
+    // autogen's out= kernel calls the functional one and copies: the functional call,
+    // allocating its result, is the faster of the two.
+    if (s.generated) continue;
     if (s.arguments.size() != n_args + n_outs || s.returns.size() != n_outs) continue;
     bool match = true;
     for (std::size_t a = 0; a < n_args && match; ++a) {
@@ -97,10 +101,7 @@ std::shared_ptr<const Program::RunPlan> Program::run_plan(const std::vector<Tens
   if (memory_ != Memory::Planned || !model_->symbols.empty()) return nullptr;
   const std::lock_guard<std::mutex> lock(run_plan_mutex_);
   if (!run_plan_made_) {
-    RunPlan plan = make_run_plan(inputs);
-    const bool any = std::any_of(plan.nodes.begin(), plan.nodes.end(),
-                                 [](const std::optional<PlannedNode>& p) { return p.has_value(); });
-    if (any) run_plan_ = std::make_shared<const RunPlan>(std::move(plan));
+    std::tie(run_plan_, state_plan_) = make_run_plans(inputs);
     run_plan_made_ = true;
   }
   return run_plan_;
@@ -110,8 +111,28 @@ std::shared_ptr<const Program::RunPlan> Program::run_plan(const std::vector<Tens
 #endif
 }
 
-Program::RunPlan Program::make_run_plan(const std::vector<Tensor>& inputs) const {
-  RunPlan run;
+std::shared_ptr<const Program::RunPlan> Program::state_plan(
+    const std::vector<Tensor>& inputs) const {
+#if SOPS_EXCEPTIONS
+  if (memory_ != Memory::Planned) return nullptr;
+  if (!model_->symbols.empty()) return make_run_plans(inputs).second;
+  run_plan(inputs);
+  const std::lock_guard<std::mutex> lock(run_plan_mutex_);
+  return state_plan_;
+#else
+  (void)inputs;
+  return nullptr;
+#endif
+}
+
+uint64_t Program::state_bytes(const std::vector<Tensor>& inputs) const {
+  check_inputs(inputs);
+  const std::shared_ptr<const RunPlan> plan = state_plan(inputs);
+  return plan == nullptr ? 0 : plan->arena_bytes;
+}
+
+std::pair<std::shared_ptr<const Program::RunPlan>, std::shared_ptr<const Program::RunPlan>>
+Program::make_run_plans(const std::vector<Tensor>& inputs) const {
   MemoryPlan plan;
 #if SOPS_EXCEPTIONS
   // A Meta kernel that refuses (an operator without one) leaves the model unplanned: the
@@ -119,7 +140,7 @@ Program::RunPlan Program::make_run_plan(const std::vector<Tensor>& inputs) const
   try {
     plan = plan_memory(*this, inputs);
   } catch (const std::exception&) {
-    return run;
+    return {};
   }
 #endif
   // The registry's operators by base name, to find out= variants (the registry has no
@@ -137,32 +158,47 @@ Program::RunPlan Program::make_run_plan(const std::vector<Tensor>& inputs) const
       }
     }
   }
-  std::unordered_map<uint32_t, const PlannedBuffer*> buffer_of_slot;
-  for (const PlannedBuffer& buf : plan.buffers) buffer_of_slot.emplace(buf.slot, &buf);
-
   const Model& m = *model_;
-  run.arena_bytes = plan.arena_bytes;
-  run.nodes.resize(nodes_.size());
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    const BoundNode& b = nodes_[i];
-    const Node& node = m.nodes[i];
-    if (b.op == nullptr || node.unpack || node.outs.empty()) continue;
-    // Every result must be a buffer of the plan made by this node (not a view, not an
-    // output, not after a data-dependent node).
-    PlannedNode p;
-    for (const uint32_t slot : node.outs) {
-      const auto it = buffer_of_slot.find(slot);
-      if (it == buffer_of_slot.end() || it->second->first != i) break;
-      const PlannedBuffer& buf = *it->second;
-      p.outs.push_back(
-          {buf.offset, buf.bytes, buf.dtype, buf.sizes, buf.strides, buf.storage_offset});
+  // The nodes whose every result is one of `buffers`, made there, with an out= variant.
+  auto make = [&](const std::vector<PlannedBuffer>& buffers,
+                  uint64_t arena_bytes) -> std::shared_ptr<const RunPlan> {
+    std::unordered_map<uint32_t, const PlannedBuffer*> buffer_of_slot;
+    for (const PlannedBuffer& buf : buffers) buffer_of_slot.emplace(buf.slot, &buf);
+    RunPlan run;
+    run.arena_bytes = arena_bytes;
+    run.nodes.resize(nodes_.size());
+    bool any = false;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      const BoundNode& b = nodes_[i];
+      const Node& node = m.nodes[i];
+      if (b.op == nullptr || node.unpack || node.outs.empty()) continue;
+      // Every result must be a buffer of the plan made by this node (not a view, not an
+      // output, not after a data-dependent node).
+      PlannedNode p;
+      for (const uint32_t slot : node.outs) {
+        const auto it = buffer_of_slot.find(slot);
+        if (it == buffer_of_slot.end() || it->second->first != i) break;
+        const PlannedBuffer& buf = *it->second;
+        p.outs.push_back(
+            {buf.offset, buf.bytes, buf.dtype, buf.sizes, buf.strides, buf.storage_offset});
+      }
+      if (p.outs.size() != node.outs.size()) continue;
+      p.out_op = find_out_variant(b.op->schema(), by_name);
+      if (p.out_op == nullptr) continue;
+      run.nodes[i] = std::move(p);
+      any = true;
     }
-    if (p.outs.size() != node.outs.size()) continue;
-    p.out_op = find_out_variant(b.op->schema(), by_name);
-    if (p.out_op == nullptr) continue;
-    run.nodes[i] = std::move(p);
+    return any ? std::make_shared<const RunPlan>(std::move(run)) : nullptr;
+  };
+  // The state's plan: the outputs' storages placed too, alive from the node that makes
+  // them to the end (the caller reads them after the run).
+  std::vector<PlannedBuffer> with_outputs = plan.buffers;
+  for (PlannedBuffer buf : plan.returned) {
+    buf.last = nodes_.size();
+    with_outputs.push_back(std::move(buf));
   }
-  return run;
+  const uint64_t state_arena = assign_offsets(with_outputs);
+  return {make(plan.buffers, plan.arena_bytes), make(with_outputs, state_arena)};
 }
 
 void Program::run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,

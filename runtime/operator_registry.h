@@ -164,6 +164,10 @@ struct FunctionSchema {
   std::string_view overload;   // "Tensor"; empty for the default overload
   ArrayRef<ArgumentSchema> arguments;
   ArrayRef<ReturnSchema> returns;
+  // PyTorch's `generated` tag: `autogen:` wrote this variant and its kernel (an out=
+  // variant's runs the functional kernel, then copies into `out`), unless a backend gave
+  // its own. An interpreter that could call either may prefer the functional variant.
+  bool generated = false;
 
   // The schema as text: "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor".
   std::string str() const;

@@ -181,10 +181,31 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptio
   return make_tensor(std::move(storage), sizes, strides, options);
 }
 
+namespace {
+
+// The last cpu tensor scalar_to_tensor made on this thread, per kind of Scalar: handed
+// out again when nothing else holds it or its storage (so no caller can see its value
+// change), which spares operators that wrap a Scalar argument (mul.Scalar, eq.Scalar,
+// ...) two allocations per call.
+Tensor reusable_scalar_tensor(const Scalar& s) {
+  thread_local Tensor cache[3];
+  Tensor& cached = cache[static_cast<std::size_t>(s.kind())];
+  if (cached.defined() && cached.use_count() == 1 && cached.storage().use_count() == 1 &&
+      cached.dim() == 0 && cached.storage_offset() == 0 && cached.scalar_type() == s.type()) {
+    cached.unsafe_get_impl()->set_wrapped_number(false);
+    return cached;
+  }
+  cached = empty({}, TensorOptions(s.type()));
+  return cached;
+}
+
+}  // namespace
+
 Tensor scalar_to_tensor(const Scalar& s, Device device) {
   SOPS_CHECK(device.is_cpu() || device.is_meta(), "scalar_to_tensor: cannot write a value on ",
              device, " (cpu and meta only)");
-  Tensor t = empty({}, TensorOptions(s.type()).device(device));
+  Tensor t = device.is_cpu() ? reusable_scalar_tensor(s)
+                             : empty({}, TensorOptions(s.type()).device(device));
   if (device.is_cpu()) {
     switch (s.kind()) {
       case Scalar::Kind::Bool:

@@ -157,6 +157,9 @@ class TensorIteratorBase : public MetaBase {
 
   // Builds over copies of the config's tensors (owning).
   void build(const TensorIteratorConfig& config) { build_impl(config, /*borrow=*/false); }
+  // The same, borrowing them: every tensor of the config, outputs defined, must outlive
+  // the iterator; no copies are taken (and nothing allocated to hold them).
+  void build_borrowing(const TensorIteratorConfig& config) { build_impl(config, /*borrow=*/true); }
 
   // out = f(a, b): inputs promoted to their result_type; a given out keeps its dtype
   // if the result can be cast to it (PyTorch's binary_op). Names: out, self, other.

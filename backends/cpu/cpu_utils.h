@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <string_view>
 #include <type_traits>
@@ -71,11 +72,42 @@ inline void check_no_integer_division_by_zero(const TensorIteratorBase& iter) {
 // not have overlapping elements; src may have any strides.
 inline void copy_cast(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0) return;
-  TensorIterator iter = TensorIterator::copy_op(dst, src);
+  // TensorIterator::copy_op's iterator, borrowing dst and src (they outlive it).
+  TensorIteratorConfig config;
+  config.add_output(dst, "self")
+      .add_input(src, "src")
+      .cast_common_dtype_to_outputs(true)
+      .resize_outputs(false);
+  TensorIterator iter;
+  iter.build_borrowing(config);
   if (try_transpose_copy(iter)) return;
   SOPS_DISPATCH_EVERY_TYPE(src.scalar_type(), "copy_", [&] {
     sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x; });
   });
+}
+
+// Out= kernels the backend writes for out= variants native_functions.yaml leaves to
+// `autogen:` (backends/cpu/autogen_kernels.yaml) keep autogen's contract
+// (runtime/autogen_support.h): `out` must have the result's dtype, and is resized to the
+// result's sizes. They write into `out` directly when can_write_into holds (contiguous,
+// the result's sizes, no memory shared with an input); otherwise they compute the
+// functional result and copy it (copy_to_out), as autogen's kernel does.
+inline void check_out_dtype(const Tensor& out, ScalarType expected, std::string_view name = "out") {
+  SOPS_CHECK_ARG(out.scalar_type() == expected, name, "Expected out tensor to have dtype ",
+                 typemeta_name(expected), ", but got ", typemeta_name(out.scalar_type()),
+                 " instead");
+}
+inline bool can_write_into(const Tensor& out, IntArrayRef sizes,
+                           std::initializer_list<const Tensor*> inputs) {
+  if (!out.is_contiguous() || out.sizes() != sizes || out.is_meta()) return false;
+  for (const Tensor* t : inputs) {
+    if (t != nullptr && t->defined() && t->is_alias_of(out)) return false;
+  }
+  return true;
+}
+inline void copy_to_out(const Tensor& out, const Tensor& value) {
+  out.resize_(value.sizes());
+  copy_cast(out, value);
 }
 
 // t itself when it is contiguous, else a contiguous copy of it (same dtype). Meta

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from codegen.api import dispatcher
 from codegen.api import types as ct
 from codegen.model import defaults
+from codegen.model.dispatch import COMPOSITE_EXPLICIT
 from codegen.model.entry import NativeFunction
 from codegen.model.schema import Argument, Return
 from codegen.model.types import BaseType, ListType, OptionalType, Type
@@ -238,6 +239,12 @@ def _default_list(t: ListType, d: str, constant: str) -> tuple[str, str | None]:
     )
 
 
+def _copies(f: NativeFunction) -> bool:
+    """FunctionSchema::generated: autogen wrote f's kernel and no backend gave its own
+    (--autogen-kernels), so an out= variant runs the functional kernel and copies."""
+    return f.generated and all(key == COMPOSITE_EXPLICIT for key in f.dispatch)
+
+
 def _cpp_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -326,7 +333,8 @@ def unboxed_operator(f: NativeFunction, namespace: str) -> UnboxedOperator:
     lines += [
         f"constexpr ::sops::FunctionSchema {function}_schema{{",
         f"    {_cpp_string(full_name)}, {_cpp_string(ns)}, {_cpp_string(name)}, {_cpp_string(overload)},",
-        f"    {function + '_arguments' if flat else '{}'}, {function + '_returns' if returns else '{}'}}};",
+        f"    {function + '_arguments' if flat else '{}'}, {function + '_returns' if returns else '{}'}"
+        + (", true};" if _copies(f) else "};"),
     ]
     return UnboxedOperator(
         full_name=full_name,

@@ -381,6 +381,13 @@ def build_library(
             continue
         if f.generated:
             lib.wrappers.append(_autogen(namespace, f, lib.group_of(f), mutating))
+            # A backend's own kernel (--autogen-kernels) serves its key before autogen's.
+            for key, metadata in f.dispatch.items():
+                if key in backends:
+                    kernel = (
+                        f"{kernel_namespace(namespace, metadata.cpp_namespace)}::{metadata.kernel}"
+                    )
+                    lib.wrappers.append(_kernel(f, key, kernel, metadata.supports_symint()))
             continue
         for key, metadata in f.dispatch.items():
             if key == COMPOSITE_EXPLICIT_NON_FUNCTIONAL and COMPOSITE_EXPLICIT not in f.dispatch:

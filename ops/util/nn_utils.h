@@ -54,9 +54,17 @@ struct LayerNormOutputs {
   int64_t n = 1;
 };
 
-inline LayerNormOutputs layer_norm_outputs(const Tensor& input, IntArrayRef normalized_shape,
-                                           const Tensor* weight, const Tensor* bias,
-                                           std::string_view device) {
+// layer_norm_outputs' checks and sizes without the tensors (for an out= kernel that is
+// given them): rows, n and the statistics' shape.
+struct LayerNormShape {
+  int64_t rows = 1;
+  int64_t n = 1;
+  DimVector stat_shape;
+};
+
+inline LayerNormShape layer_norm_shape(const Tensor& input, IntArrayRef normalized_shape,
+                                       const Tensor* weight, const Tensor* bias,
+                                       std::string_view device) {
   const int64_t norm_ndim = static_cast<int64_t>(normalized_shape.size());
   SOPS_CHECK_ARG(norm_ndim >= 1, "normalized_shape",
                  "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
@@ -79,20 +87,29 @@ inline LayerNormOutputs layer_norm_outputs(const Tensor& input, IntArrayRef norm
     raise(Error(ss.str(), "input"));
   }
   check_parameter_dtypes(input, {weight, bias}, device);
-  LayerNormOutputs result;
-  DimVector stat_shape;
+  LayerNormShape shape;
   for (int64_t d = 0; d < ndim; ++d) {
     if (d < axis) {
-      result.rows *= input.size(d);
-      stat_shape.push_back(input.size(d));
+      shape.rows *= input.size(d);
+      shape.stat_shape.push_back(input.size(d));
     } else {
-      result.n *= input.size(d);
-      stat_shape.push_back(1);
+      shape.n *= input.size(d);
+      shape.stat_shape.push_back(1);
     }
   }
+  return shape;
+}
+
+inline LayerNormOutputs layer_norm_outputs(const Tensor& input, IntArrayRef normalized_shape,
+                                           const Tensor* weight, const Tensor* bias,
+                                           std::string_view device) {
+  const LayerNormShape shape = layer_norm_shape(input, normalized_shape, weight, bias, device);
+  LayerNormOutputs result;
+  result.rows = shape.rows;
+  result.n = shape.n;
   result.out = sops::empty(input.sizes(), input.options());
-  result.mean = sops::empty(stat_shape, input.options());
-  result.rstd = sops::empty(stat_shape, input.options());
+  result.mean = sops::empty(shape.stat_shape, input.options());
+  result.rstd = sops::empty(shape.stat_shape, input.options());
   return result;
 }
 
@@ -113,16 +130,25 @@ struct BatchNormOutputs {
   Tensor out, save_mean, save_var;
 };
 
-inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
-                                           const Tensor* bias, const Tensor* running_mean,
-                                           const Tensor* running_var, bool training,
-                                           std::string_view device) {
+// batch_norm_outputs' checks alone (for an out= kernel given its outputs); the channels.
+inline int64_t check_batch_norm_arguments(const Tensor& input, const Tensor* weight,
+                                          const Tensor* bias, const Tensor* running_mean,
+                                          const Tensor* running_var, std::string_view device) {
   const int64_t channels = input.size(wrap_dim(1, input.dim(), "input"));
   check_parameter_dtypes(input, {weight, bias, running_mean, running_var}, device);
   check_per_channel(weight, channels, "weight");
   check_per_channel(bias, channels, "bias");
   check_per_channel(running_mean, channels, "running_mean");
   check_per_channel(running_var, channels, "running_var");
+  return channels;
+}
+
+inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* weight,
+                                           const Tensor* bias, const Tensor* running_mean,
+                                           const Tensor* running_var, bool training,
+                                           std::string_view device) {
+  const int64_t channels =
+      check_batch_norm_arguments(input, weight, bias, running_mean, running_var, device);
   const DimVector strides = strides_for(input.sizes(), suggest_memory_format(input));
   BatchNormOutputs result;
   result.out = strides.empty() ? sops::empty(input.sizes(), input.options())
@@ -139,9 +165,9 @@ inline BatchNormOutputs batch_norm_outputs(const Tensor& input, const Tensor* we
   return batch_norm_outputs(input, weight, bias, &running_mean, &running_var, false, device);
 }
 
-// embedding's result, checked and allocated on weight's device: indices.sizes() +
-// [weight.size(1)].
-inline Tensor embedding_output(const Tensor& weight, const Tensor& indices) {
+// embedding's result sizes, checked: indices.sizes() + [weight.size(1)]; and the result
+// allocated on weight's device.
+inline DimVector embedding_sizes(const Tensor& weight, const Tensor& indices) {
   SOPS_CHECK_ARG(weight.dim() == 2, "weight", "'weight' must be 2-D");
   const ScalarType index_type = indices.scalar_type();
   SOPS_CHECK_ARG(index_type == ScalarType::Long || index_type == ScalarType::Int, "indices",
@@ -150,7 +176,11 @@ inline Tensor embedding_output(const Tensor& weight, const Tensor& indices) {
                  aten_name(index_type), " instead (while checking arguments for embedding)");
   DimVector sizes(indices.sizes());
   sizes.push_back(weight.size(1));
-  return sops::empty(sizes, weight.options());
+  return sizes;
+}
+
+inline Tensor embedding_output(const Tensor& weight, const Tensor& indices) {
+  return sops::empty(embedding_sizes(weight, indices), weight.options());
 }
 
 // grid_sampler_2d's result, checked and allocated on input's device: [N, C, H_out, W_out]

@@ -65,6 +65,7 @@ StructuredOpsSourcesInfo = provider(
         "sources": "depset of File: the generated .cpp files.",
         "yaml": "File: the native_functions.yaml they came from.",
         "tags_yaml": "File or None: the tags.yaml the yaml's tags were checked against.",
+        "autogen_kernels": "File or None: a backend's kernels for variants `autogen:` makes.",
         "library": "string: the library's name, the include prefix of its headers.",
         "cpp_namespace": "string: the C++ namespace of the generated code.",
         "backends": "list of string: the backend keys whose kernels are registered.",
@@ -78,7 +79,7 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
 
     Args:
       ctx: the rule context making the action.
-      info: a struct with StructuredOpsSourcesInfo's yaml, tags_yaml, library,
+      info: a struct with StructuredOpsSourcesInfo's yaml, tags_yaml, autogen_kernels, library,
         cpp_namespace, backends, shards and operator_headers.
       output_dir: where generate writes (None for check-kernels, which writes nothing).
       static_dispatch: whether the library is statically dispatched.
@@ -97,6 +98,9 @@ def generator_args(ctx, info, output_dir, static_dispatch, command = "generate")
     if info.tags_yaml:
         args.add("--tags", info.tags_yaml)
         inputs.append(info.tags_yaml)
+    if info.autogen_kernels:
+        args.add("--autogen-kernels", info.autogen_kernels)
+        inputs.append(info.autogen_kernels)
     args.add("--namespace", info.cpp_namespace)
     args.add("--include-prefix", info.library)
     args.add_joined("--backends", info.backends, join_with = ",")
@@ -193,6 +197,7 @@ def _structured_ops_codegen_impl(ctx):
     info = struct(
         yaml = ctx.file.yaml,
         tags_yaml = ctx.file.tags_yaml,
+        autogen_kernels = ctx.file.autogen_kernels,
         library = ctx.attr.library,
         cpp_namespace = ctx.attr.cpp_namespace,
         backends = ctx.attr.backends,
@@ -224,6 +229,7 @@ def _structured_ops_codegen_impl(ctx):
             sources = depset(sources),
             yaml = info.yaml,
             tags_yaml = info.tags_yaml,
+            autogen_kernels = info.autogen_kernels,
             library = info.library,
             cpp_namespace = info.cpp_namespace,
             backends = info.backends,
@@ -244,6 +250,12 @@ structured_ops_codegen = rule(
     implementation = _structured_ops_codegen_impl,
     doc = "Runs the structured_ops generator over one native_functions.yaml.",
     attrs = GENERATOR_ATTRS | {
+        "autogen_kernels": attr.label(
+            allow_single_file = [".yaml", ".yml"],
+            doc = "A backend's kernels for variants `autogen:` makes, by dispatch key " +
+                  "(codegen/model/backend_kernels.py): registered for that key instead of " +
+                  "autogen's kernel, which copies (optional).",
+        ),
         "backends": attr.string_list(
             default = ["CPU"],
             doc = "Backend dispatch keys whose kernels the library registers (e.g. CPU, CUDA).",

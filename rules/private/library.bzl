@@ -21,6 +21,7 @@ def structured_ops_library(
         backend_deps = {},
         cpp_namespace = None,
         tags_yaml = None,
+        autogen_kernels = None,
         shards = 1,
         operator_headers = False,
         static_dispatch = False,
@@ -75,6 +76,9 @@ def structured_ops_library(
         `{"CPU": ["//backends/cpu"], "CUDA": ["//backends/cuda:kernels"]}`.
       cpp_namespace: C++ namespace of the generated code; defaults to `name`.
       tags_yaml: label of the tags.yaml that `tags:` entries must come from.
+      autogen_kernels: label of a yaml of the backends' own kernels for variants that
+        `autogen:` makes (`CPU:` / `  relu.out: relu_out`; codegen/model/backend_kernels.py):
+        registered for their keys instead of autogen's kernel, which copies.
       shards: registration files per family of dispatch keys.
       operator_headers: give each operator (by root name: `add` for add.Tensor, add_
         and add.out) headers of its own: `<name>/ops/<root>.h` (its dispatcher API),
@@ -127,6 +131,7 @@ def structured_ops_library(
         name = codegen,
         yaml = yaml,
         tags_yaml = tags_yaml,
+        autogen_kernels = autogen_kernels,
         library = name,
         backends = codegen_backends,
         shards = shards,

@@ -186,9 +186,17 @@ void check_relu_dtype(const Tensor& self) {
                  "Boolean inputs not supported for relu");
 }
 
-// out undefined: the iterator makes it, in self's memory layout (as PyTorch's relu).
+// out undefined: the iterator makes it, in self's memory layout (as PyTorch's relu); a
+// given one (relu_, relu.out) is borrowed, as self is.
 Tensor relu_into(const Tensor& out, const Tensor& self) {
-  TensorIterator iter(TensorIteratorConfig().add_output(out, "out").add_input(self, "self"));
+  TensorIteratorConfig config;
+  config.add_output(out, "out").add_input(self, "self");
+  TensorIterator iter;
+  if (out.defined()) {
+    iter.build_borrowing(config);
+  } else {
+    iter.build(config);
+  }
   if (self.is_meta()) return iter.output(0);
   SOPS_DISPATCH_ALL_TYPES(self.scalar_type(), "relu", [&] {
     sops::cpu_kernel(iter, [](scalar_t x) -> scalar_t {
@@ -213,6 +221,19 @@ Tensor& relu_(Tensor& self) {
   check_relu_dtype(self);
   relu_into(self, self);
   return self;
+}
+
+// relu.out, which native_functions.yaml leaves to autogen: written into `out` directly
+// (backends/cpu/autogen_kernels.yaml).
+Tensor& relu_out(const Tensor& self, Tensor& out) {
+  check_relu_dtype(self);
+  cpu_util::check_out_dtype(out, self.scalar_type());
+  if (!cpu_util::can_write_into(out, self.sizes(), {&self})) {
+    cpu_util::copy_to_out(out, relu(self));
+    return out;
+  }
+  relu_into(out, self);
+  return out;
 }
 
 }  // namespace sops::aten::native

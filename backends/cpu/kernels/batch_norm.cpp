@@ -133,6 +133,43 @@ std::tuple<Tensor, Tensor, Tensor> _batch_norm_legit_no_training(
   return {r.out, r.save_mean, r.save_var};
 }
 
+// _native_batch_norm_legit_no_training.out, which native_functions.yaml leaves to autogen:
+// written into out0 directly when input is contiguous (backends/cpu/autogen_kernels.yaml);
+// out1 and out2 are the functional's empty statistics.
+std::tuple<Tensor&, Tensor&, Tensor&> _batch_norm_legit_no_training_out(
+    const Tensor& input, const std::optional<Tensor>& weight_opt,
+    const std::optional<Tensor>& bias_opt, const Tensor& running_mean, const Tensor& running_var,
+    double momentum, double eps, Tensor& out0, Tensor& out1, Tensor& out2) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  ops_util::check_batch_norm_arguments(input, weight, bias, &running_mean, &running_var, "CPU");
+  cpu_util::check_out_dtype(out0, input.scalar_type(), "out0");
+  cpu_util::check_out_dtype(out1, input.scalar_type(), "out1");
+  cpu_util::check_out_dtype(out2, input.scalar_type(), "out2");
+  if (!input.is_contiguous() ||
+      !cpu_util::can_write_into(out0, input.sizes(),
+                                {&input, weight, bias, &running_mean, &running_var})) {
+    auto [out, save_mean, save_var] = _batch_norm_legit_no_training(
+        input, weight_opt, bias_opt, running_mean, running_var, momentum, eps);
+    cpu_util::copy_to_out(out0, out);
+    cpu_util::copy_to_out(out1, save_mean);
+    cpu_util::copy_to_out(out2, save_var);
+    return {out0, out1, out2};
+  }
+  out1.resize_({0});
+  out2.resize_({0});
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes, "batch_norm");
+  if (input.numel() == 0) return {out0, out1, out2};
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "batch_norm", [&] {
+    using T = scalar_t;
+    const std::vector<T> mean = values_of<T>(running_mean);
+    std::vector<T> invstd = values_of<T>(running_var);
+    for (T& v : invstd) v = T(1) / std::sqrt(v + static_cast<T>(eps));
+    normalize<T>(input, out0, mean, invstd, weight, bias);
+  });
+  return {out0, out1, out2};
+}
+
 namespace {
 
 // Per channel c of x (contiguous [batch, channels, inner]) as PyTorch's CPU kernel: the

@@ -1,4 +1,7 @@
-// copy_ (CompositeExplicitAutograd: cpu and meta) and fill_ (CPU and Meta kernels).
+// copy_ (CompositeExplicitAutograd: cpu and meta) and fill_ (CPU and Meta kernels); clone.out,
+// which native_functions.yaml leaves to autogen (backends/cpu/autogen_kernels.yaml).
+#include "aten/ops/clone.h"
+#include "aten/ops/clone_native.h"
 #include "aten/ops/copy_native.h"
 #include "aten/ops/fill_native.h"
 #include "backends/cpu/cpu_utils.h"
@@ -18,11 +21,26 @@ Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
   return self;
 }
 
+// self's values into `out` (resized to self's sizes unless it has them): what autogen's
+// kernel gives (clone, then a copy into out) without the clone. clone's memory format
+// decides the clone's strides, which the copy into `out` does not keep.
+Tensor& clone_out(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
+  cpu_util::check_out_dtype(out, self.scalar_type());
+  if (self.is_alias_of(out)) {
+    cpu_util::copy_to_out(out, sops::aten::clone(self, memory_format));
+    return out;
+  }
+  out.resize_(self.sizes());
+  cpu_util::copy_cast(out, self);
+  return out;
+}
+
 Tensor& fill_(Tensor& self, const Scalar& value) {
   // An output-only iterator: any strides, expanded (stride 0) dimensions included.
   TensorIteratorConfig config;
   config.add_output(self, "self").resize_outputs(false).check_mem_overlap(false);
-  TensorIterator iter(config);
+  TensorIterator iter;
+  iter.build_borrowing(config);
   SOPS_DISPATCH_EVERY_TYPE(self.scalar_type(), "fill_", [&] {
     const scalar_t v = cpu_util::scalar_to<scalar_t>(value);
     iter.for_each([v](char** data, const int64_t* strides, int64_t n) {

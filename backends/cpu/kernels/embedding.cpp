@@ -79,4 +79,23 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
   return result;
 }
 
+// embedding.out, which native_functions.yaml leaves to autogen: the rows gathered into
+// `out` directly (backends/cpu/autogen_kernels.yaml).
+Tensor& embedding_out(const Tensor& weight, const Tensor& indices, int64_t padding_idx,
+                      bool scale_grad_by_freq, bool sparse, Tensor& out) {
+  const DimVector sizes = ops_util::embedding_sizes(weight, indices);
+  cpu_util::check_out_dtype(out, weight.scalar_type());
+  if (!cpu_util::can_write_into(out, sizes, {&weight, &indices})) {
+    cpu_util::copy_to_out(out, embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse));
+    return out;
+  }
+  if (indices.numel() == 0) return out;
+  if (indices.scalar_type() == ScalarType::Long) {
+    gather_rows<int64_t>(weight, indices, out);
+  } else {
+    gather_rows<int32_t>(weight, indices, out);
+  }
+  return out;
+}
+
 }  // namespace sops::aten::native

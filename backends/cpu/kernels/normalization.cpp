@@ -3,6 +3,7 @@
 // registered for meta tensors too (CPU and Meta): there only the checks and the output shapes
 // happen (ops/util/nn_utils.h, shared with the CUDA kernels).
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <tuple>
@@ -131,6 +132,24 @@ void layer_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean,
   });
 }
 
+// Layer norm of input (checked, on the CPU) into contiguous out, mean and rstd.
+void layer_norm_into(const Tensor& input, const Tensor* weight, const Tensor* bias, double eps,
+                     int64_t rows, int64_t n, const Tensor& out, const Tensor& mean,
+                     const Tensor& rstd) {
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes,
+                                    "LayerNormKernelImpl");
+  if (rows == 0) return;
+  const Tensor x = cpu_util::contiguous_of(input);
+  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
+  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
+  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
+    layer_norm_kernel<scalar_t>(
+        x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+        b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
+        mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
+  });
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
@@ -142,19 +161,35 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_cpu(const Tensor& input, IntArrayR
   auto [out, mean, rstd, rows, n] =
       ops_util::layer_norm_outputs(input, normalized_shape, weight, bias, "CPU");
   if (input.is_meta()) return {out, mean, rstd};
-  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes,
-                                    "LayerNormKernelImpl");
-  if (rows == 0) return {out, mean, rstd};
-  const Tensor x = cpu_util::contiguous_of(input);
-  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
-  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
-  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "LayerNormKernelImpl", [&] {
-    layer_norm_kernel<scalar_t>(
-        x.data_ptr<scalar_t>(), w.defined() ? w.data_ptr<scalar_t>() : nullptr,
-        b.defined() ? b.data_ptr<scalar_t>() : nullptr, out.data_ptr<scalar_t>(),
-        mean.data_ptr<scalar_t>(), rstd.data_ptr<scalar_t>(), rows, n, eps);
-  });
+  layer_norm_into(input, weight, bias, eps, rows, n, out, mean, rstd);
   return {out, mean, rstd};
+}
+
+// native_layer_norm.out, which native_functions.yaml leaves to autogen: written into the
+// out tensors directly (backends/cpu/autogen_kernels.yaml).
+std::tuple<Tensor&, Tensor&, Tensor&> native_layer_norm_out(
+    const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight_opt,
+    const std::optional<Tensor>& bias_opt, double eps, Tensor& out0, Tensor& out1, Tensor& out2) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  const ops_util::LayerNormShape shape =
+      ops_util::layer_norm_shape(input, normalized_shape, weight, bias, "CPU");
+  cpu_util::check_out_dtype(out0, input.scalar_type(), "out0");
+  cpu_util::check_out_dtype(out1, input.scalar_type(), "out1");
+  cpu_util::check_out_dtype(out2, input.scalar_type(), "out2");
+  const std::initializer_list<const Tensor*> inputs = {&input, weight, bias};
+  if (!cpu_util::can_write_into(out0, input.sizes(), inputs) ||
+      !cpu_util::can_write_into(out1, shape.stat_shape, inputs) ||
+      !cpu_util::can_write_into(out2, shape.stat_shape, inputs) || out0.is_alias_of(out1) ||
+      out0.is_alias_of(out2) || out1.is_alias_of(out2)) {
+    auto [out, mean, rstd] = layer_norm_cpu(input, normalized_shape, weight_opt, bias_opt, eps);
+    cpu_util::copy_to_out(out0, out);
+    cpu_util::copy_to_out(out1, mean);
+    cpu_util::copy_to_out(out2, rstd);
+    return {out0, out1, out2};
+  }
+  layer_norm_into(input, weight, bias, eps, shape.rows, shape.n, out0, out1, out2);
+  return {out0, out1, out2};
 }
 
 namespace {
@@ -217,17 +252,10 @@ void group_norm_kernel(const T* x, const T* gamma, const T* beta, T* y, T* mean,
 
 }  // namespace
 
-// x of [N, C, HxW] in `group` groups of C / group channels: per (n, g) the mean and
-// rstd = 1 / sqrt(biased variance + eps) over the group's elements, then
-// y = (x - mean) * rstd * weight[c] + bias[c] (group_norm_rows). Returns (y, mean, rstd), mean and
-// rstd of shape [N, group].
-std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
-                                                     const std::optional<Tensor>& weight_opt,
-                                                     const std::optional<Tensor>& bias_opt,
-                                                     int64_t N, int64_t C, int64_t HxW,
-                                                     int64_t group, double eps) {
-  const Tensor* weight = defined_or_null(weight_opt);
-  const Tensor* bias = defined_or_null(bias_opt);
+namespace {
+
+void check_group_norm(const Tensor& input, const Tensor* weight, const Tensor* bias, int64_t N,
+                      int64_t C, int64_t HxW, int64_t group) {
   SOPS_CHECK_ARG(group > 0, "group", "Expected num groups to be greater than 0, got ", group);
   SOPS_CHECK_ARG(C % group == 0, "group",
                  "Expected number of channels in input to be divisible by num_groups, but got "
@@ -241,6 +269,38 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
                    name, " of shape ", t == nullptr ? IntArrayRef() : t->sizes(),
                    " and input of shape ", input.sizes());
   }
+}
+
+// Group norm of contiguous x into contiguous y, mean and rstd.
+void group_norm_into(const Tensor& x, const Tensor* weight, const Tensor* bias, int64_t N,
+                     int64_t C, int64_t HxW, int64_t group, double eps, const Tensor& y,
+                     const Tensor& mean, const Tensor& rstd) {
+  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
+  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
+  const int64_t per_group = C / group;
+  SOPS_DISPATCH_FLOATING_TYPES(x.scalar_type(), "GroupNormKernelImpl", [&] {
+    group_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(),
+                                w.defined() ? w.data_ptr<scalar_t>() : nullptr,
+                                b.defined() ? b.data_ptr<scalar_t>() : nullptr,
+                                y.data_ptr<scalar_t>(), mean.data_ptr<scalar_t>(),
+                                rstd.data_ptr<scalar_t>(), N * group, per_group, HxW, group, eps);
+  });
+}
+
+}  // namespace
+
+// x of [N, C, HxW] in `group` groups of C / group channels: per (n, g) the mean and
+// rstd = 1 / sqrt(biased variance + eps) over the group's elements, then
+// y = (x - mean) * rstd * weight[c] + bias[c] (group_norm_rows). Returns (y, mean, rstd), mean and
+// rstd of shape [N, group].
+std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
+                                                     const std::optional<Tensor>& weight_opt,
+                                                     const std::optional<Tensor>& bias_opt,
+                                                     int64_t N, int64_t C, int64_t HxW,
+                                                     int64_t group, double eps) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  check_group_norm(input, weight, bias, N, C, HxW, group);
   // A channels-last input gives a channels-last result, as PyTorch's (the statistics are
   // computed over a contiguous copy).
   const bool channels_last =
@@ -256,19 +316,43 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input,
                                     "GroupNormKernelImpl");
   if (input.numel() == 0) return {out, mean, rstd};
   const Tensor x = cpu_util::contiguous_of(input);
-  const Tensor w = weight != nullptr ? cpu_util::contiguous_of(*weight) : Tensor();
-  const Tensor b = bias != nullptr ? cpu_util::contiguous_of(*bias) : Tensor();
-  const int64_t per_group = C / group;
   const Tensor y = channels_last ? empty(input.sizes(), input.options()) : out;
-  SOPS_DISPATCH_FLOATING_TYPES(input.scalar_type(), "GroupNormKernelImpl", [&] {
-    group_norm_kernel<scalar_t>(x.data_ptr<scalar_t>(),
-                                w.defined() ? w.data_ptr<scalar_t>() : nullptr,
-                                b.defined() ? b.data_ptr<scalar_t>() : nullptr,
-                                y.data_ptr<scalar_t>(), mean.data_ptr<scalar_t>(),
-                                rstd.data_ptr<scalar_t>(), N * group, per_group, HxW, group, eps);
-  });
+  group_norm_into(x, weight, bias, N, C, HxW, group, eps, y, mean, rstd);
   if (channels_last) cpu_util::copy_cast(out, y);
   return {out, mean, rstd};
+}
+
+// native_group_norm.out, which native_functions.yaml leaves to autogen: written into the
+// out tensors directly when input is contiguous (backends/cpu/autogen_kernels.yaml).
+std::tuple<Tensor&, Tensor&, Tensor&> native_group_norm_out(const Tensor& input,
+                                                            const std::optional<Tensor>& weight_opt,
+                                                            const std::optional<Tensor>& bias_opt,
+                                                            int64_t N, int64_t C, int64_t HxW,
+                                                            int64_t group, double eps, Tensor& out0,
+                                                            Tensor& out1, Tensor& out2) {
+  const Tensor* weight = defined_or_null(weight_opt);
+  const Tensor* bias = defined_or_null(bias_opt);
+  check_group_norm(input, weight, bias, N, C, HxW, group);
+  cpu_util::check_out_dtype(out0, input.scalar_type(), "out0");
+  cpu_util::check_out_dtype(out1, input.scalar_type(), "out1");
+  cpu_util::check_out_dtype(out2, input.scalar_type(), "out2");
+  const int64_t stat_sizes[] = {N, group};
+  const std::initializer_list<const Tensor*> inputs = {&input, weight, bias};
+  if (!input.is_contiguous() || !cpu_util::can_write_into(out0, input.sizes(), inputs) ||
+      !cpu_util::can_write_into(out1, stat_sizes, inputs) ||
+      !cpu_util::can_write_into(out2, stat_sizes, inputs) || out0.is_alias_of(out1) ||
+      out0.is_alias_of(out2) || out1.is_alias_of(out2)) {
+    auto [out, mean, rstd] = native_group_norm(input, weight_opt, bias_opt, N, C, HxW, group, eps);
+    cpu_util::copy_to_out(out0, out);
+    cpu_util::copy_to_out(out1, mean);
+    cpu_util::copy_to_out(out2, rstd);
+    return {out0, out1, out2};
+  }
+  cpu_util::check_dtype_implemented(input.scalar_type(), dtypes::kFloatingTypes,
+                                    "GroupNormKernelImpl");
+  if (input.numel() == 0) return {out0, out1, out2};
+  group_norm_into(input, weight, bias, N, C, HxW, group, eps, out0, out1, out2);
+  return {out0, out1, out2};
 }
 
 }  // namespace sops::aten::native
