@@ -87,19 +87,17 @@ inline void copy_cast(const Tensor& dst, const Tensor& src) {
 }
 
 // Out= kernels the backend writes for out= variants native_functions.yaml leaves to
-// `autogen:` (backends/cpu/autogen_kernels.yaml) keep autogen's contract
-// (runtime/autogen_support.h): `out` must have the result's dtype, and is resized to the
-// result's sizes. They write into `out` directly when can_write_into holds (contiguous,
-// the result's sizes, no memory shared with an input); otherwise they compute the
-// functional result and copy it (copy_to_out), as autogen's kernel does.
-inline void check_out_dtype(const Tensor& out, ScalarType expected, std::string_view name = "out") {
-  SOPS_CHECK_ARG(out.scalar_type() == expected, name, "Expected out tensor to have dtype ",
-                 typemeta_name(expected), ", but got ", typemeta_name(out.scalar_type()),
-                 " instead");
-}
-inline bool can_write_into(const Tensor& out, IntArrayRef sizes,
+// `autogen:` (backends/cpu/autogen_kernels.yaml) keep the contract of autogen's kernel
+// through the dispatcher (runtime/autogen_support.h), which is PyTorch's: `out` is
+// resized to the result's sizes and receives the result converted to its dtype. They
+// write into `out` directly when can_write_into holds (contiguous, the result's dtype and
+// sizes, no memory shared with an input); otherwise they compute the functional result
+// and copy it (copy_to_out), as autogen's kernel does.
+inline bool can_write_into(const Tensor& out, ScalarType dtype, IntArrayRef sizes,
                            std::initializer_list<const Tensor*> inputs) {
-  if (!out.is_contiguous() || out.sizes() != sizes || out.is_meta()) return false;
+  if (!out.is_contiguous() || out.scalar_type() != dtype || out.sizes() != sizes || out.is_meta()) {
+    return false;
+  }
   for (const Tensor* t : inputs) {
     if (t != nullptr && t->defined() && t->is_alias_of(out)) return false;
   }

@@ -227,8 +227,7 @@ Tensor& relu_(Tensor& self) {
 // (backends/cpu/autogen_kernels.yaml).
 Tensor& relu_out(const Tensor& self, Tensor& out) {
   check_relu_dtype(self);
-  cpu_util::check_out_dtype(out, self.scalar_type());
-  if (!cpu_util::can_write_into(out, self.sizes(), {&self})) {
+  if (!cpu_util::can_write_into(out, self.scalar_type(), self.sizes(), {&self})) {
     cpu_util::copy_to_out(out, relu(self));
     return out;
   }

@@ -143,11 +143,9 @@ std::tuple<Tensor&, Tensor&, Tensor&> _batch_norm_legit_no_training_out(
   const Tensor* weight = defined_or_null(weight_opt);
   const Tensor* bias = defined_or_null(bias_opt);
   ops_util::check_batch_norm_arguments(input, weight, bias, &running_mean, &running_var, "CPU");
-  cpu_util::check_out_dtype(out0, input.scalar_type(), "out0");
-  cpu_util::check_out_dtype(out1, input.scalar_type(), "out1");
-  cpu_util::check_out_dtype(out2, input.scalar_type(), "out2");
-  if (!input.is_contiguous() ||
-      !cpu_util::can_write_into(out0, input.sizes(),
+  const ScalarType dtype = input.scalar_type();
+  if (!input.is_contiguous() || out1.scalar_type() != dtype || out2.scalar_type() != dtype ||
+      !cpu_util::can_write_into(out0, dtype, input.sizes(),
                                 {&input, weight, bias, &running_mean, &running_var})) {
     auto [out, save_mean, save_var] = _batch_norm_legit_no_training(
         input, weight_opt, bias_opt, running_mean, running_var, momentum, eps);

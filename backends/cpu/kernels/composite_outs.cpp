@@ -1,7 +1,9 @@
 // CPU out= kernels of two composite operators whose out= variants native_functions.yaml
 // leaves to `autogen:` (backends/cpu/autogen_kernels.yaml): full_like.out fills `out` and
 // mul.Scalar_out multiplies into it, where autogen's kernels make the functional result
-// and copy it. Same checks and messages as autogen's (runtime/autogen_support.h).
+// and copy it. As autogen's kernel through the dispatcher (runtime/autogen_support.h,
+// PyTorch's), an out of another dtype is not an error: full_like fills in out's dtype,
+// and mul's product is converted to it.
 #include <optional>
 
 #include "aten/ops/fill.h"
@@ -14,22 +16,25 @@
 
 namespace sops::aten::native {
 
-// full_like without a dtype: self's sizes and dtype, every element fill_value. The memory
-// format decides the functional result's strides, which autogen's copy does not keep.
+// full_like in out's dtype (autogen's kernel passes out's options as the functional's
+// dtype, layout and device): self's sizes, every element fill_value. The memory format
+// decides the functional result's strides, which autogen's copy does not keep.
 Tensor& full_like_out(const Tensor& self, const Scalar& fill_value,
                       std::optional<MemoryFormat> /*memory_format*/, Tensor& out) {
-  ops_util::check_scalar_fits(fill_value, self.scalar_type(), "fill_value");
-  cpu_util::check_out_dtype(out, self.scalar_type());
+  ops_util::check_scalar_fits(fill_value, out.scalar_type(), "fill_value");
   out.resize_(self.sizes());
   sops::aten::fill_(out, fill_value);
   return out;
 }
 
 // self * other, other a wrapped number as in mul.Scalar (ops/meta/scalar_overloads.cpp):
-// mul.out into `out`, which must have the promoted dtype.
+// mul.out into `out` when it has the promoted dtype (else the product converted).
 Tensor& mul_Scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
   const Tensor wrapped = ops_util::wrapped_scalar_like(other, self);
-  cpu_util::check_out_dtype(out, result_type(self, wrapped));
+  if (out.scalar_type() != result_type(self, wrapped)) {
+    cpu_util::copy_to_out(out, sops::aten::mul(self, wrapped));
+    return out;
+  }
   return sops::aten::mul_outf(self, wrapped, out);
 }
 

@@ -21,11 +21,10 @@ Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
   return self;
 }
 
-// self's values into `out` (resized to self's sizes unless it has them): what autogen's
-// kernel gives (clone, then a copy into out) without the clone. clone's memory format
-// decides the clone's strides, which the copy into `out` does not keep.
+// self's values into `out` (resized to self's sizes unless it has them, converted to its
+// dtype): what autogen's kernel gives (clone, then a copy into out) without the clone. clone's
+// memory format decides the clone's strides, which the copy into `out` does not keep.
 Tensor& clone_out(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
-  cpu_util::check_out_dtype(out, self.scalar_type());
   if (self.is_alias_of(out)) {
     cpu_util::copy_to_out(out, sops::aten::clone(self, memory_format));
     return out;

@@ -84,8 +84,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
 Tensor& embedding_out(const Tensor& weight, const Tensor& indices, int64_t padding_idx,
                       bool scale_grad_by_freq, bool sparse, Tensor& out) {
   const DimVector sizes = ops_util::embedding_sizes(weight, indices);
-  cpu_util::check_out_dtype(out, weight.scalar_type());
-  if (!cpu_util::can_write_into(out, sizes, {&weight, &indices})) {
+  if (!cpu_util::can_write_into(out, weight.scalar_type(), sizes, {&weight, &indices})) {
     cpu_util::copy_to_out(out, embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse));
     return out;
   }

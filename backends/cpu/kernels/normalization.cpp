@@ -174,13 +174,11 @@ std::tuple<Tensor&, Tensor&, Tensor&> native_layer_norm_out(
   const Tensor* bias = defined_or_null(bias_opt);
   const ops_util::LayerNormShape shape =
       ops_util::layer_norm_shape(input, normalized_shape, weight, bias, "CPU");
-  cpu_util::check_out_dtype(out0, input.scalar_type(), "out0");
-  cpu_util::check_out_dtype(out1, input.scalar_type(), "out1");
-  cpu_util::check_out_dtype(out2, input.scalar_type(), "out2");
   const std::initializer_list<const Tensor*> inputs = {&input, weight, bias};
-  if (!cpu_util::can_write_into(out0, input.sizes(), inputs) ||
-      !cpu_util::can_write_into(out1, shape.stat_shape, inputs) ||
-      !cpu_util::can_write_into(out2, shape.stat_shape, inputs) || out0.is_alias_of(out1) ||
+  const ScalarType dtype = input.scalar_type();
+  if (!cpu_util::can_write_into(out0, dtype, input.sizes(), inputs) ||
+      !cpu_util::can_write_into(out1, dtype, shape.stat_shape, inputs) ||
+      !cpu_util::can_write_into(out2, dtype, shape.stat_shape, inputs) || out0.is_alias_of(out1) ||
       out0.is_alias_of(out2) || out1.is_alias_of(out2)) {
     auto [out, mean, rstd] = layer_norm_cpu(input, normalized_shape, weight_opt, bias_opt, eps);
     cpu_util::copy_to_out(out0, out);
@@ -333,14 +331,12 @@ std::tuple<Tensor&, Tensor&, Tensor&> native_group_norm_out(const Tensor& input,
   const Tensor* weight = defined_or_null(weight_opt);
   const Tensor* bias = defined_or_null(bias_opt);
   check_group_norm(input, weight, bias, N, C, HxW, group);
-  cpu_util::check_out_dtype(out0, input.scalar_type(), "out0");
-  cpu_util::check_out_dtype(out1, input.scalar_type(), "out1");
-  cpu_util::check_out_dtype(out2, input.scalar_type(), "out2");
   const int64_t stat_sizes[] = {N, group};
   const std::initializer_list<const Tensor*> inputs = {&input, weight, bias};
-  if (!input.is_contiguous() || !cpu_util::can_write_into(out0, input.sizes(), inputs) ||
-      !cpu_util::can_write_into(out1, stat_sizes, inputs) ||
-      !cpu_util::can_write_into(out2, stat_sizes, inputs) || out0.is_alias_of(out1) ||
+  const ScalarType dtype = input.scalar_type();
+  if (!input.is_contiguous() || !cpu_util::can_write_into(out0, dtype, input.sizes(), inputs) ||
+      !cpu_util::can_write_into(out1, dtype, stat_sizes, inputs) ||
+      !cpu_util::can_write_into(out2, dtype, stat_sizes, inputs) || out0.is_alias_of(out1) ||
       out0.is_alias_of(out2) || out1.is_alias_of(out2)) {
     auto [out, mean, rstd] = native_group_norm(input, weight_opt, bias_opt, N, C, HxW, group, eps);
     cpu_util::copy_to_out(out0, out);
