@@ -8,22 +8,28 @@
 
 namespace sops::lite {
 
-bool Program::run_optimized(std::size_t i, std::vector<Value>& slots) const {
+const OptimizedStep* Program::optimized_step(std::size_t i) const {
+  if (optimization_ == nullptr) return nullptr;
   const OptimizedStep& step = optimization_->steps[i];
-  const Node& node = model_->nodes[i];
-  switch (step.kind) {
-    case OptimizedStep::Kind::Same:
-      return false;
-    case OptimizedStep::Kind::Forward:
-      slots[node.outs[0]] = slots[step.from];
-      return true;
-    case OptimizedStep::Kind::Fused:
-      break;
-  }
+  return step.kind == OptimizedStep::Kind::Same ? nullptr : &step;
+}
+
+void Program::forward_result(const OptimizedStep& step, std::size_t i,
+                             std::vector<Value>& slots) const {
+  slots[model_->nodes[i].outs[0]] = slots[step.from];
+}
+
+void Program::run_fused(const OptimizedStep& step, std::size_t i, std::vector<Value>& slots) const {
   const BoundNode& b = nodes_[i];
   Stack stack = make_stack(b, slots, /*meta=*/false);
   for (const auto& [arg, tensor] : step.replace) stack[arg] = tensor;
-  call_and_store(b.op->kernel(), node, stack, slots);
+  call_and_store(b.op->kernel(), model_->nodes[i], stack, slots);
+  apply_epilogues(step, i, slots);
+}
+
+void Program::apply_epilogues(const OptimizedStep& step, std::size_t i,
+                              std::vector<Value>& slots) const {
+  const Node& node = model_->nodes[i];
   for (const OptimizedStep::Step& e : step.epilogues) {
     const Tensor& t = slots[node.outs[0]].to_tensor();
     if (e.add) {
@@ -63,7 +69,6 @@ bool Program::run_optimized(std::size_t i, std::vector<Value>& slots) const {
     }
     slots[node.outs[0]] = std::move(s[0]);
   }
-  return true;
 }
 
 }  // namespace sops::lite

@@ -346,9 +346,9 @@ std::vector<Tensor> Program::run_meta(const std::vector<Tensor>& inputs,
 }
 
 std::size_t Program::run_meta_until_data(const std::vector<Tensor>& inputs,
-                                         const NodeObserver& observer) const {
+                                         const NodeObserver& observer, bool forwards) const {
   std::size_t stopped_at = 0;
-  execute(meta_slots(inputs), /*meta=*/true, kNoCheck, observer, &stopped_at);
+  execute(meta_slots(inputs), /*meta=*/true, kNoCheck, observer, &stopped_at, nullptr, forwards);
   return stopped_at;
 }
 
@@ -457,7 +457,7 @@ void Program::run_sym_node(const BoundNode& b, const Node& node, std::vector<Val
 
 std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::size_t check_from,
                                      const NodeObserver& observer, std::size_t* stopped_at,
-                                     const Arena* arena) const {
+                                     const Arena* arena, bool meta_forwards) const {
   const Model& m = *model_;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     {
@@ -469,12 +469,20 @@ std::vector<Tensor> Program::execute(std::vector<Value> slots, bool meta, std::s
         if (stop) return;
         std::optional<NodeMeasure> after;  // a node measured only once it has run
         if (i >= check_from) after = check_limits_before(i, slots);
-        if (arena != nullptr && arena->plan->nodes[i]) {
-          run_planned_node(nodes_[i], *arena->plan->nodes[i], m.nodes[i], arena->storage, slots);
-        } else if (meta || arena != nullptr || optimization_ == nullptr ||
-                   !run_optimized(i, slots)) {
-          // (The optimized steps only without an arena: a planned node runs the file's
-          // node, and a group must run one way or the other whole.)
+        // The optimized steps (lite/optimize.h) on data; on Meta only the forwards, for
+        // the memory plan (a fused node's result has the file's node's shape).
+        const OptimizedStep* step = optimized_step(i);
+        if (meta &&
+            (!meta_forwards || (step != nullptr && step->kind != OptimizedStep::Kind::Forward))) {
+          step = nullptr;
+        }
+        if (step != nullptr && step->kind == OptimizedStep::Kind::Forward) {
+          forward_result(*step, i, slots);
+        } else if (arena != nullptr && arena->plan->nodes[i]) {
+          run_planned_node(i, *arena->plan->nodes[i], arena->storage, slots, step);
+        } else if (step != nullptr) {
+          run_fused(*step, i, slots);
+        } else {
           run_node(nodes_[i], m.nodes[i], slots, meta);
         }
         if (after) check_limits_after(i, *after, slots);

@@ -98,6 +98,7 @@ enum class Memory : uint8_t { Planned, Allocating };
 enum class Optimize : uint8_t { On, Off };
 
 struct GraphOptimization;  // lite/optimize.h
+struct OptimizedStep;      // lite/optimize.h
 
 class RunState;  // lite/run_state.h
 
@@ -155,8 +156,10 @@ class Program {
   // run_meta as far as Meta tensors can go: it stops before the first node whose result
   // shape depends on data (shape_from_data) and returns that node's index, or the
   // number of nodes if it ran them all. The observer sees the nodes that ran.
-  std::size_t run_meta_until_data(const std::vector<Tensor>& inputs,
-                                  const NodeObserver& observer) const;
+  // With `forwards`, a node the load-time optimization fused into an earlier one takes
+  // that node's result, as an optimized run does (the memory plan's view of the graph).
+  std::size_t run_meta_until_data(const std::vector<Tensor>& inputs, const NodeObserver& observer,
+                                  bool forwards = false) const;
 
   // What the memory plan does (made by the first run(); empty before it, and for a
   // model run() does not plan): for each node, whether it runs its out= variant into
@@ -236,7 +239,7 @@ class Program {
   // it and no outputs are returned (else it is set to the number of nodes).
   std::vector<Tensor> execute(std::vector<Value> slots, bool meta, std::size_t check_from,
                               const NodeObserver& observer, std::size_t* stopped_at = nullptr,
-                              const Arena* arena = nullptr) const;
+                              const Arena* arena = nullptr, bool meta_forwards = false) const;
   // The slots of a Meta run on Meta twins of `inputs` (checked first).
   std::vector<Value> meta_slots(const std::vector<Tensor>& inputs) const;
   // The node's stack: its prepared arguments with the tensors of `slots` put in (and its
@@ -265,11 +268,18 @@ class Program {
                                  const NodeObserver& observer) const;
   // The caller's arena as a storage, checked: aligned, and `needed` bytes or more.
   Storage caller_arena(void* memory, std::size_t size, uint64_t needed) const;
-  void run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,
-                        const Storage& arena, std::vector<Value>& slots) const;
-  // lite/fused_run.cc: node `i` as the optimization has it (fused, or forwarding an
-  // earlier node's result); false when it runs as the file has it.
-  bool run_optimized(std::size_t i, std::vector<Value>& slots) const;
+  // Node `i` into the arena; `step` (or null): its optimized step's replaced arguments
+  // and epilogues.
+  void run_planned_node(std::size_t i, const PlannedNode& p, const Storage& arena,
+                        std::vector<Value>& slots, const OptimizedStep* step) const;
+  // lite/fused_run.cc: node `i`'s optimized step (null: it runs as the file has it); a
+  // Forward step's result taken from the earlier node it was fused into; a Fused node
+  // run with its replaced arguments, then its epilogues (also what a planned run does
+  // after the node's out= variant has written the arena).
+  const OptimizedStep* optimized_step(std::size_t i) const;
+  void forward_result(const OptimizedStep& step, std::size_t i, std::vector<Value>& slots) const;
+  void run_fused(const OptimizedStep& step, std::size_t i, std::vector<Value>& slots) const;
+  void apply_epilogues(const OptimizedStep& step, std::size_t i, std::vector<Value>& slots) const;
   // A `sym::` node: its operands from `slots`, its result stored there.
   void run_sym_node(const BoundNode& b, const Node& node, std::vector<Value>& slots) const;
   // bind_symbols for a model with symbols (lite/input_binding.cc).

@@ -120,7 +120,7 @@ MemoryPlan plan_memory(const Program& program, const std::vector<Tensor>& meta_i
   };
   // Meta cannot size a result that follows the data (nonzero, a boolean mask index): the
   // run stops before such a node, and it and every node after it allocate as they run.
-  const std::size_t stopped = program.run_meta_until_data(meta_inputs, observe);
+  const std::size_t stopped = program.run_meta_until_data(meta_inputs, observe, /*forwards=*/true);
   for (std::size_t i = stopped; i < model.nodes.size(); ++i) {
     if (!program.calls_operator(i)) continue;  // scalar arithmetic: no memory
     const Node& node = model.nodes[i];

@@ -8,7 +8,10 @@
 // Each storage a node creates is one buffer: its Meta storage's size rounded up to 64
 // bytes, alive from the node that makes it to the last node that reads it or any view
 // of it (Program::last_use, the node after which run() frees it). Views (the same
-// storage) share their base's buffer. Not planned: the inputs and constants and their
+// storage) share their base's buffer, and so does
+// the result of a node the load-time optimization fused into the one before it
+// (lite/optimize.h: a folded batch norm, an activation applied in place), which an
+// optimized run takes from that node. Not planned: the inputs and constants and their
 // views (they have memory of their own), the model's outputs and any storage an output
 // views ("returned": they are handed to the caller, so allocated), and the first node
 // whose result shape depends on data (nonzero, a boolean mask index), which Meta cannot

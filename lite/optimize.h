@@ -19,9 +19,10 @@
 // The graph itself is left as it is: every node keeps its index and operator, so
 // `lite_runtime shapes`, `trace` and the selective build see the model's own operators,
 // and a NodeObserver sees every node. A node fused into another one runs as a forward:
-// its result slot takes the fused tensor. Only run() on CPU data without a memory-plan
-// arena takes the optimized steps; run_meta() (shapes, limits, the memory plan) runs the
-// nodes as the file has them. Where a fused activation cannot be applied in place (a
+// its result slot takes the fused tensor. Every run on data takes the optimized steps,
+// allocating or planned (a fused node's out= variant writes the arena, its epilogues
+// follow); run_meta() (shapes, the limits) runs the nodes as the file has them, except
+// the memory plan's Meta run, where a forward shares its source's buffer. Where a fused activation cannot be applied in place (a
 // result neither float32/float64 nor contiguous) the activation's own kernel runs on it.
 #pragma once
 

@@ -11,6 +11,7 @@
 
 #include "lite/interpreter.h"
 #include "lite/memory_plan.h"
+#include "lite/optimize.h"
 #include "runtime/tensor_impl.h"
 
 namespace sops::lite {
@@ -201,16 +202,20 @@ Program::make_run_plans(const std::vector<Tensor>& inputs) const {
   return {make(plan.buffers, plan.arena_bytes), make(with_outputs, state_arena)};
 }
 
-void Program::run_planned_node(const BoundNode& b, const PlannedNode& p, const Node& node,
-                               const Storage& arena, std::vector<Value>& slots) const {
-  Stack stack = make_stack(b, slots, /*meta=*/false);
+void Program::run_planned_node(std::size_t i, const PlannedNode& p, const Storage& arena,
+                               std::vector<Value>& slots, const OptimizedStep* step) const {
+  Stack stack = make_stack(nodes_[i], slots, /*meta=*/false);
+  if (step != nullptr) {
+    for (const auto& [arg, tensor] : step->replace) stack[arg] = tensor;
+  }
   for (const PlannedOut& out : p.outs) {
     auto impl = std::make_shared<TensorImpl>(arena_view(arena, out.offset, out.bytes), out.dtype,
                                              Device(kCPU));
     impl->set_sizes_and_strides(out.sizes, out.strides, out.storage_offset);
     stack.emplace_back(Tensor(std::move(impl)));
   }
-  call_and_store(p.out_op->kernel(), node, stack, slots);
+  call_and_store(p.out_op->kernel(), model_->nodes[i], stack, slots);
+  if (step != nullptr) apply_epilogues(*step, i, slots);
 }
 
 std::vector<bool> Program::planned_nodes() const {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "lite/memory_plan.h"
+#include "lite/optimize.h"
 #include "lite/tensor_copy.h"
 #include "runtime/tensor_impl.h"
 
@@ -164,17 +165,39 @@ const std::vector<Tensor>& RunState::run(const std::vector<Tensor>& inputs,
       raise_standard_exceptions([&] {
         std::optional<NodeMeasure> after;
         if (i >= check_from) after = p.check_limits_before(i, s.slots);
+        // The load-time optimization's step (lite/optimize.h), which the plan was made
+        // for: a forward takes the result of the node it was fused into; a fused node
+        // runs with its replaced arguments, then its epilogues on the result.
+        const OptimizedStep* step = p.optimized_step(i);
         if (b.sym != nullptr) {
           p.run_sym_node(b, node, s.slots);
-        } else if (s.plan != nullptr && s.plan->nodes[i]) {
-          Stack& stack = s.stacks[i];
-          p.fill_stack(b, s.slots, /*meta=*/false, stack);
-          for (const Tensor& out : s.outs[i]) stack.emplace_back(out);
-          p.call_and_store(s.plan->nodes[i]->out_op->kernel(), node, stack, s.slots);
+        } else if (step != nullptr && step->kind == OptimizedStep::Kind::Forward) {
+          p.forward_result(*step, i, s.slots);
+          // The same tensor every run when the one it takes is.
+          if (s.discovering) s.fixed[node.outs[0]] = s.fixed[step->from];
         } else {
           Stack& stack = s.stacks[i];
           p.fill_stack(b, s.slots, /*meta=*/false, stack);
-          p.call_and_store(b.op->kernel(), node, stack, s.slots);
+          if (step != nullptr) {
+            for (const auto& [arg, tensor] : step->replace) stack[arg] = tensor;
+          }
+          if (s.plan != nullptr && s.plan->nodes[i]) {
+            for (const Tensor& out : s.outs[i]) stack.emplace_back(out);
+            p.call_and_store(s.plan->nodes[i]->out_op->kernel(), node, stack, s.slots);
+          } else {
+            p.call_and_store(b.op->kernel(), node, stack, s.slots);
+          }
+          if (step != nullptr) {
+            p.apply_epilogues(*step, i, s.slots);
+            // An epilogue that cannot work in place (lite/optimize.h) leaves its own
+            // kernel's tensor, not the arena's: not the same tensor every run, so no view
+            // of it is kept (a static model takes the same way on every run).
+            const Value& result = s.slots[node.outs[0]];
+            if (!s.outs[i].empty() &&
+                !(result.is_tensor() && result.to_tensor().is_same(s.outs[i][0]))) {
+              s.fixed[node.outs[0]] = 0;
+            }
+          }
         }
         if (after) p.check_limits_after(i, *after, s.slots);
       });

@@ -212,8 +212,7 @@ TEST_F(PlannedRunTest, ACallersArenaMustBeAlignedAndLargeEnough) {
   EXPECT_NE(message(nullptr, 64).find("is null"), std::string::npos);
   EXPECT_EQ(message(memory, 64), "no error");
   // A program that does not plan leaves the arena alone.
-  const Program allocating(load(m), OperatorRegistry::global(), Limits(), Memory::Allocating,
-                           Optimize::Off);
+  const Program allocating(load(m), OperatorRegistry::global(), Limits(), Memory::Allocating);
   EXPECT_EQ(allocating.arena_bytes({x}), 0u);
   EXPECT_EQ(allocating.run({x}, memory + 1, 0).size(), 1u);
 }
@@ -257,8 +256,7 @@ TEST_F(PlannedRunTest, ExampleModelsGiveTheSameBytesAndAllocateLess) {
     const Program planned(model, OperatorRegistry::global(), Limits(), Memory::Planned);
     // The file's graph, node for node, as the planned run has it (lite/optimize.h's
     // folded and fused steps are for runs without an arena).
-    const Program allocating(model, OperatorRegistry::global(), Limits(), Memory::Allocating,
-                             Optimize::Off);
+    const Program allocating(model, OperatorRegistry::global(), Limits(), Memory::Allocating);
     const std::vector<Tensor> inputs = example_inputs(*model);
 
     const std::vector<Tensor> expected = allocating.run(inputs);

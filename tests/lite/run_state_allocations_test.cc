@@ -200,7 +200,7 @@ double relative_error(const Tensor& a, const Tensor& e) {
 TEST_F(RunStateAllocationsTest, ExampleModelsAllocateOnlyWhatIsListed) {
   const Example examples[] = {
       {"MLP_MODEL", "mlp", "", 0},
-      {"CNN_MODEL", "cnn", "", 35},
+      {"CNN_MODEL", "cnn", "", 31},
       {"TRANSFORMER_MODEL", "transformer", "", 83},
       {"BERT_MODEL", "bert", "", 167},
       {"LLAMA_MODEL", "llama", "", 233},
