@@ -22,8 +22,9 @@
 // its result slot takes the fused tensor. Every run on data takes the optimized steps,
 // allocating or planned (a fused node's out= variant writes the arena, its epilogues
 // follow); run_meta() (shapes, the limits) runs the nodes as the file has them, except
-// the memory plan's Meta run, where a forward shares its source's buffer. Where a fused activation cannot be applied in place (a
-// result neither float32/float64 nor contiguous) the activation's own kernel runs on it.
+// the memory plan's Meta run, where a forward shares its source's buffer. Where a fused
+// activation cannot be applied in place (a result neither float32/float64 nor
+// contiguous) the activation's own kernel runs on it.
 #pragma once
 
 #include <cstddef>
