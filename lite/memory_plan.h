@@ -10,14 +10,15 @@
 // of it (Program::last_use, the node after which run() frees it). Views (the same
 // storage) share their base's buffer, and so does the result of a node the load-time
 // optimization fused into the one before it (lite/optimize.h: a folded batch norm, an
-// activation applied in place), which an optimized run takes from that node. Not planned: the
-// inputs and constants and their views (they have memory of their own), the model's outputs and any
-// storage an output views ("returned": they are handed to the caller, so allocated), and the first
-// node whose result shape depends on data (nonzero, a boolean mask index), which Meta cannot size,
-// with every node after it (their sizes may follow from it). Offsets come from the greedy-by-size
-// assignment ExecuTorch's and TFLite's planners use: buffers by size, largest first, each at the
-// lowest 64-byte-aligned offset where it overlaps no placed buffer whose lifetime intersects its
-// own.
+// activation applied in place), which an optimized run takes from that node. Not
+// planned: the inputs and constants and their views (they have memory of their own),
+// the model's outputs and any storage an output views ("returned": they are handed to
+// the caller, so allocated), and the first node whose result shape depends on data
+// (nonzero, a boolean mask index), which Meta cannot size, with every node after it
+// (their sizes may follow from it). Offsets come from the greedy-by-size assignment
+// ExecuTorch's and TFLite's planners use: buffers by size, largest first, each at the
+// lowest 64-byte-aligned offset where it overlaps no placed buffer whose lifetime
+// intersects its own.
 //
 // A dynamic model is planned at given sizes; plan at the symbols' upper bounds (as
 // `shapes` measures the peak) for an arena that serves every size in range.
