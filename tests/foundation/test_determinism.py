@@ -12,6 +12,8 @@ from codegen.dest import files
 
 RUNFILES = pathlib.Path(os.path.abspath(__file__)).parents[2]
 YAML = RUNFILES / "ops" / "native_functions.yaml"
+# The CPU backend's own kernels for autogen'd variants (ops/BUILD.bazel's autogen_kernels).
+AUTOGEN_KERNELS = "backends/cpu/autogen_kernels.yaml"
 # As ops/BUILD.bazel asks: two shards, and headers per operator in their folders.
 BAZEL_OUTPUT = RUNFILES / "ops"
 SHARDS = str(files.OPERATOR_HEADER_SHARDS)
@@ -27,6 +29,8 @@ def tree(directory):
 def test_aten_regenerates_byte_identical(tmp_path, hash_seed):
     (tmp_path / "ops").mkdir()
     (tmp_path / "ops" / "native_functions.yaml").write_bytes(YAML.read_bytes())
+    (tmp_path / AUTOGEN_KERNELS).parent.mkdir(parents=True)
+    (tmp_path / AUTOGEN_KERNELS).write_bytes((RUNFILES / AUTOGEN_KERNELS).read_bytes())
     env = dict(os.environ, PYTHONHASHSEED=hash_seed, PYTHONPATH=str(RUNFILES))
     result = subprocess.run(
         [
@@ -34,6 +38,7 @@ def test_aten_regenerates_byte_identical(tmp_path, hash_seed):
             "--namespace", "sops::aten", "--include-prefix", "aten", "--backends", "CPU",
             "--shards", "2", "--output-dir", "out/aten",
             "--op-headers", "out/aten_ops", "--op-header-shards", SHARDS,
+            "--autogen-kernels", AUTOGEN_KERNELS,
         ],
         cwd=tmp_path,
         env=env,
